@@ -1,0 +1,192 @@
+package io.idem.core.engine;
+
+import io.idem.core.domain.Job;
+import io.idem.core.outcome.Outcome;
+import io.idem.core.outcome.RejectionKind;
+import io.idem.core.spi.AheadResult;
+import io.idem.core.spi.AssetStore;
+import io.idem.core.spi.AttemptDraft;
+import io.idem.core.spi.ClaimedJob;
+import io.idem.core.spi.GenerationCall;
+import io.idem.core.spi.JobMove;
+import io.idem.core.spi.JobQueueStore;
+import io.idem.core.spi.Settlement;
+import io.idem.core.spi.StoredAsset;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drives one claimed job through its candidates (DESIGN §4 attempt protocol): write the attempt
+ * ahead, call, settle. Moves on only after a definitive {@code Unavailable} (or a configuration
+ * rejection in auto mode); one attempt per provider per round; stops the moment the lease is lost.
+ */
+final class JobRun {
+    private static final Logger log = LoggerFactory.getLogger(JobRun.class);
+
+    private final JobQueueStore store;
+    private final ProviderRegistry providers;
+    private final AssetStore assets;
+    private final InstantSource clock;
+    private final String actor;
+
+    JobRun(JobQueueStore store, ProviderRegistry providers, AssetStore assets, InstantSource clock, String actor) {
+        this.store = store;
+        this.providers = providers;
+        this.assets = assets;
+        this.clock = clock;
+        this.actor = actor;
+    }
+
+    void run(ClaimedJob claimed) {
+        Job job = claimed.job();
+        List<String> markers = new ArrayList<>();
+        for (String name : job.spec().candidates()) {
+            if (claimed.attemptedThisRound().contains(name)) {
+                markers.add(name + "=already_attempted");
+                continue;
+            }
+            Optional<ProviderRegistry.Provider> provider = providers.find(name);
+            if (provider.isEmpty() || !provider.get().settings().enabled()) {
+                if (job.spec().pinned()) {
+                    finish(
+                            claimed,
+                            new JobMove.Fail(
+                                    "provider_disabled", "provider '" + name + "' is not available", "config"));
+                    return;
+                }
+                markers.add(name + "=disabled");
+                continue;
+            }
+            Step step = attempt(claimed, provider.get());
+            switch (step) {
+                case Step.Done done -> {
+                    return;
+                }
+                case Step.Next next -> markers.add(name + "=" + next.marker());
+            }
+        }
+        finish(
+                claimed,
+                new JobMove.Fail(
+                        "providers_exhausted",
+                        "no candidate could serve this job: " + String.join(", ", markers),
+                        "unavailable"));
+    }
+
+    private sealed interface Step {
+        record Done() implements Step {}
+
+        record Next(String marker) implements Step {}
+    }
+
+    private Step attempt(ClaimedJob claimed, ProviderRegistry.Provider provider) {
+        Job job = claimed.job();
+        String name = provider.settings().name();
+        UUID attemptId = UUID.randomUUID();
+        String vendorModel = provider.settings().vendorModel(job.spec().model());
+        AheadResult ahead = store.writeAhead(
+                claimed.lease(), new AttemptDraft(attemptId, name, vendorModel, job.round()), clock.instant());
+        switch (ahead) {
+            case LEASE_LOST -> {
+                return new Step.Done();
+            }
+            case ALREADY_ATTEMPTED -> {
+                return new Step.Next("already_attempted");
+            }
+            case WRITTEN -> {}
+        }
+        GenerationCall call = new GenerationCall(
+                name,
+                vendorModel,
+                job.spec().prompt(),
+                job.spec().kind(),
+                job.spec().size(),
+                job.spec().n(),
+                Duration.ofSeconds(job.spec().timeoutSeconds()),
+                attemptId.toString(),
+                Optional.ofNullable(job.spec().simulate().get(name)),
+                requestId -> store.markSubmitted(attemptId, requestId));
+        long started = System.nanoTime();
+        Outcome outcome = call(provider, call);
+        long latencyMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        JobMove move = decide(job, outcome);
+        if (move instanceof JobMove.Succeed && outcome instanceof Outcome.Confirmed confirmed) {
+            move = keepAssets(attemptId, confirmed);
+        }
+        BigDecimal cost = outcome instanceof Outcome.Confirmed c && c.costUsd() != null ? c.costUsd() : BigDecimal.ZERO;
+        boolean held = store.settle(
+                claimed.lease(), new Settlement(attemptId, outcome, latencyMs, cost, move), actor, clock.instant());
+        if (!held) {
+            log.warn(
+                    "lease lost on job {} while settling attempt {}; the outcome stays on the attempt",
+                    job.id(),
+                    attemptId);
+            return new Step.Done();
+        }
+        return switch (move) {
+            case JobMove.Continue c -> new Step.Next(outcome.errorClass() + marker(outcome));
+            case JobMove.Succeed s -> new Step.Done();
+            case JobMove.Fail f -> new Step.Done();
+            case JobMove.Park p -> new Step.Done();
+        };
+    }
+
+    private static String marker(Outcome outcome) {
+        return outcome.httpStatus() > 0 ? "(http_" + outcome.httpStatus() + ")" : "";
+    }
+
+    private Outcome call(ProviderRegistry.Provider provider, GenerationCall call) {
+        try {
+            return provider.adapter().generate(call);
+        } catch (RuntimeException | Error e) {
+            log.error("adapter '{}' failed on attempt {}", call.provider(), call.reference(), e);
+            return new Outcome.AdapterFault(e.getClass().getSimpleName(), true);
+        }
+    }
+
+    /** The one place the outcome classes of DESIGN §3 become job moves. */
+    static JobMove decide(Job job, Outcome outcome) {
+        return switch (outcome) {
+            case Outcome.Confirmed c -> new JobMove.Succeed(List.of());
+            case Outcome.Unavailable u -> new JobMove.Continue();
+            case Outcome.Rejected r ->
+                switch (r.kind()) {
+                    case USER_ERROR -> new JobMove.Fail(r.code(), safe(r.message()), RejectionKind.USER_ERROR.wire());
+                    case POLICY -> new JobMove.Fail(r.code(), safe(r.message()), RejectionKind.POLICY.wire());
+                    case CONFIG ->
+                        job.spec().pinned()
+                                ? new JobMove.Fail(r.code(), safe(r.message()), RejectionKind.CONFIG.wire())
+                                : new JobMove.Continue();
+                };
+            case Outcome.AdapterFault f -> new JobMove.Fail("adapter_fault", "internal adapter error", "adapter_fault");
+            case Outcome.Unconfirmed u -> new JobMove.Park("unconfirmed");
+        };
+    }
+
+    private static String safe(String message) {
+        return message == null ? "" : message;
+    }
+
+    /** Keeps the media before the job commits; a storage failure parks rather than drops a paid result. */
+    private JobMove keepAssets(UUID attemptId, Outcome.Confirmed confirmed) {
+        try {
+            List<StoredAsset> saved = assets.save(attemptId, confirmed.result());
+            return new JobMove.Succeed(saved);
+        } catch (IOException e) {
+            log.error("could not store the result of attempt {}", attemptId, e);
+            return new JobMove.Park("result_storage_failed");
+        }
+    }
+
+    private void finish(ClaimedJob claimed, JobMove.Fail failure) {
+        store.finish(claimed.lease(), failure, actor, clock.instant());
+    }
+}

@@ -1,0 +1,138 @@
+package io.idem.core.outcome;
+
+import io.idem.core.domain.Billable;
+import java.math.BigDecimal;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one classified result of one provider interaction (DESIGN §3). Every adapter maps every
+ * response, or its absence, onto exactly one of these. Handle with an exhaustive {@code switch}.
+ */
+public sealed interface Outcome {
+
+    /** HTTP status the provider answered with, or 0 when there was no answer. */
+    int httpStatus();
+
+    /** Whether this call may appear on the provider's invoice. */
+    Billable billable();
+
+    /** The wire name of the error class recorded on the attempt ({@code null} for success). */
+    String errorClass();
+
+    /** The vendor's request id when known. */
+    Optional<String> providerRequestId();
+
+    /** The result is in hand (or a poll reported terminal success). */
+    record Confirmed(GenerationResult result, int httpStatus, String requestId, BigDecimal costUsd) implements Outcome {
+        public Confirmed {
+            Objects.requireNonNull(result, "result");
+        }
+
+        @Override
+        public Billable billable() {
+            return Billable.YES;
+        }
+
+        @Override
+        public String errorClass() {
+            return null;
+        }
+
+        @Override
+        public Optional<String> providerRequestId() {
+            return Optional.ofNullable(requestId);
+        }
+    }
+
+    /** The provider could not serve this and did not start billable work: safe to try elsewhere. */
+    record Unavailable(String code, String message, int httpStatus, String requestId) implements Outcome {
+        public Unavailable {
+            Objects.requireNonNull(code, "code");
+        }
+
+        @Override
+        public Billable billable() {
+            return Billable.NO;
+        }
+
+        @Override
+        public String errorClass() {
+            return "unavailable";
+        }
+
+        @Override
+        public Optional<String> providerRequestId() {
+            return Optional.ofNullable(requestId);
+        }
+    }
+
+    /** The provider refused the request for a reason another try would not change. */
+    record Rejected(RejectionKind kind, String code, String message, int httpStatus, String requestId)
+            implements Outcome {
+        public Rejected {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(code, "code");
+        }
+
+        @Override
+        public Billable billable() {
+            return Billable.NO;
+        }
+
+        @Override
+        public String errorClass() {
+            return kind.wire();
+        }
+
+        @Override
+        public Optional<String> providerRequestId() {
+            return Optional.ofNullable(requestId);
+        }
+    }
+
+    /** A bug in our adapter. Billable is unknown if the request may have left. */
+    record AdapterFault(String message, boolean mayHaveSent) implements Outcome {
+        @Override
+        public int httpStatus() {
+            return 0;
+        }
+
+        @Override
+        public Billable billable() {
+            return mayHaveSent ? Billable.UNKNOWN : Billable.NO;
+        }
+
+        @Override
+        public String errorClass() {
+            return "adapter_fault";
+        }
+
+        @Override
+        public Optional<String> providerRequestId() {
+            return Optional.empty();
+        }
+    }
+
+    /** The request may have been served and we do not know: park it, never retry it blindly. */
+    record Unconfirmed(String code, String message, int httpStatus, String requestId) implements Outcome {
+        public Unconfirmed {
+            Objects.requireNonNull(code, "code");
+        }
+
+        @Override
+        public Billable billable() {
+            return Billable.UNKNOWN;
+        }
+
+        @Override
+        public String errorClass() {
+            return "unconfirmed";
+        }
+
+        @Override
+        public Optional<String> providerRequestId() {
+            return Optional.ofNullable(requestId);
+        }
+    }
+}

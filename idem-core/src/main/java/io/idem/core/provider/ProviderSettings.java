@@ -1,0 +1,73 @@
+package io.idem.core.provider;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The validated configuration of one provider (DESIGN §7). The credential itself is never held
+ * here: only the name of the environment variable that carries it.
+ *
+ * @param adapter the adapter type, e.g. {@code fake}, {@code openai_images}
+ * @param defaultModel the vendor model id used when a request names none
+ * @param models Idem model name → vendor model id
+ * @param costPerImageUsd what one delivered image costs, for the audit
+ */
+public record ProviderSettings(
+        String name,
+        String adapter,
+        URI baseUrl,
+        Optional<String> apiKeyEnv,
+        String defaultModel,
+        Map<String, String> models,
+        Duration connectTimeout,
+        BigDecimal costPerImageUsd,
+        boolean enabled) {
+
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
+
+    public ProviderSettings {
+        Objects.requireNonNull(name, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException(
+                    "provider name '" + name + "' must be lower-case letters, digits, '-' or '_' (at most 63)");
+        }
+        Objects.requireNonNull(adapter, "adapter");
+        Objects.requireNonNull(baseUrl, "baseUrl");
+        Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
+        Objects.requireNonNull(defaultModel, "defaultModel");
+        models = Map.copyOf(models);
+        Objects.requireNonNull(connectTimeout, "connectTimeout");
+        if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+            throw new IllegalArgumentException(
+                    "provider '" + name + "': connect timeout must be positive, was " + connectTimeout);
+        }
+        Objects.requireNonNull(costPerImageUsd, "costPerImageUsd");
+        if (costPerImageUsd.signum() < 0) {
+            throw new IllegalArgumentException(
+                    "provider '" + name + "': cost must not be negative, was " + costPerImageUsd);
+        }
+    }
+
+    /** Whether this provider serves the Idem model name {@code model}. */
+    public boolean offers(String model) {
+        return models.containsKey(model) || defaultModel.equals(model);
+    }
+
+    /** The vendor model id for an Idem model name ({@code null}: the default). */
+    public String vendorModel(String model) {
+        if (model == null) {
+            return defaultModel;
+        }
+        return models.getOrDefault(model, model);
+    }
+
+    /** Only the fake vendor takes fault-injection directives. */
+    public boolean acceptsSimulate() {
+        return "fake".equals(adapter);
+    }
+}

@@ -1,0 +1,21 @@
+package io.idem.core.spi;
+
+import io.idem.core.outcome.Outcome;
+
+/** What a vendor says, when asked later, about an earlier call. */
+public sealed interface ReconcileAnswer {
+    /** The vendor delivered; the result is in hand. */
+    record Delivered(Outcome.Confirmed outcome) implements ReconcileAnswer {}
+
+    /** The vendor definitively did not run (or did not bill) the call. */
+    record NotBilled(String detail) implements ReconcileAnswer {}
+
+    /** The vendor ran it and it failed; whether it billed is in {@code billed}. */
+    record Failed(String detail, boolean billed) implements ReconcileAnswer {}
+
+    /** Still running, or the vendor could not tell us now. */
+    record StillUnknown(String detail) implements ReconcileAnswer {}
+
+    /** This vendor offers no way to ask. */
+    record Unsupported(String detail) implements ReconcileAnswer {}
+}
