@@ -123,7 +123,10 @@ final class JobRun {
         }
         BigDecimal cost = outcome instanceof Outcome.Confirmed c && c.costUsd() != null ? c.costUsd() : BigDecimal.ZERO;
         boolean held = store.settle(
-                claimed.lease(), new Settlement(attemptId, outcome, latencyMs, cost, move), actor, clock.instant());
+                claimed.lease(),
+                new Settlement(attemptId, name, outcome, latencyMs, cost, move),
+                actor,
+                clock.instant());
         if (!held) {
             log.warn(
                     "lease lost on job {} while settling attempt {}; the outcome stays on the attempt",

@@ -1,0 +1,142 @@
+package io.idem.postgres;
+
+import io.idem.core.domain.Attempt;
+import io.idem.core.domain.AttemptStatus;
+import io.idem.core.domain.Billable;
+import io.idem.core.domain.Job;
+import io.idem.core.domain.JobResult;
+import io.idem.core.domain.JobSpec;
+import io.idem.core.domain.JobState;
+import java.sql.Array;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Maps job and attempt rows; the column lists every reader selects live here too. */
+final class JobRows {
+    /** Separates key and value of a simulate pair (a control character no name or mode contains). */
+    static final String PAIR = "\u001f";
+
+    static final String JOB_COLUMNS = """
+            j.id, j.owner, j.state, j.kind, j.lane, j.model, j.prompt, j.size, j.n, j.timeout_seconds,
+            j.candidates, j.pinned,
+            ARRAY(SELECT k || chr(31) || v FROM jsonb_each_text(j.simulate) AS s(k, v)) AS simulate_pairs,
+            j.metadata::text AS metadata_json, j.round, j.result_provider, j.result_attempt_id,
+            j.error_code, j.error_message, j.error_class, j.review_reason, j.review_since,
+            j.created_at, j.updated_at
+            """;
+
+    static final String ATTEMPT_COLUMNS = """
+            a.id, a.job_id, a.provider, a.model, a.round, a.status, a.error_class, a.error_code,
+            a.http_status, a.provider_request_id, a.latency_ms, a.billable, a.cost_usd,
+            a.started_at, a.finished_at
+            """;
+
+    private JobRows() {}
+
+    static Job job(ResultSet rs, List<Attempt> attempts, List<JobResult.AssetRef> assets) throws SQLException {
+        JobSpec spec = new JobSpec(
+                rs.getString("prompt"),
+                rs.getString("model"),
+                rs.getString("kind"),
+                rs.getString("lane"),
+                rs.getString("size"),
+                rs.getInt("n"),
+                rs.getInt("timeout_seconds"),
+                strings(rs.getArray("candidates")),
+                rs.getBoolean("pinned"),
+                pairs(rs.getArray("simulate_pairs")),
+                rs.getString("metadata_json"));
+        UUID resultAttempt = rs.getObject("result_attempt_id", UUID.class);
+        Optional<JobResult> result = resultAttempt == null
+                ? Optional.empty()
+                : Optional.of(new JobResult(rs.getString("result_provider"), resultAttempt, assets));
+        String errorCode = rs.getString("error_code");
+        Optional<Job.JobError> error = errorCode == null
+                ? Optional.empty()
+                : Optional.of(new Job.JobError(errorCode, rs.getString("error_message"), rs.getString("error_class")));
+        String reviewReason = rs.getString("review_reason");
+        Optional<Job.Review> review = reviewReason == null
+                ? Optional.empty()
+                : Optional.of(new Job.Review(reviewReason, instant(rs, "review_since")));
+        return new Job(
+                rs.getObject("id", UUID.class),
+                rs.getString("owner"),
+                JobState.fromWire(rs.getString("state")),
+                spec,
+                rs.getInt("round"),
+                result,
+                error,
+                review,
+                instant(rs, "created_at"),
+                instant(rs, "updated_at"),
+                attempts);
+    }
+
+    /** The same job with its attempts and its result's assets filled in. */
+    static Job withDetails(Job job, List<Attempt> attempts, List<JobResult.AssetRef> assets) {
+        Optional<JobResult> result = job.result().map(r -> new JobResult(r.provider(), r.attemptId(), assets));
+        return new Job(
+                job.id(),
+                job.owner(),
+                job.state(),
+                job.spec(),
+                job.round(),
+                result,
+                job.error(),
+                job.review(),
+                job.createdAt(),
+                job.updatedAt(),
+                attempts);
+    }
+
+    static Attempt attempt(ResultSet rs) throws SQLException {
+        long latency = rs.getLong("latency_ms");
+        Optional<Long> latencyMs = rs.wasNull() ? Optional.empty() : Optional.of(latency);
+        return new Attempt(
+                rs.getObject("id", UUID.class),
+                rs.getObject("job_id", UUID.class),
+                rs.getString("provider"),
+                rs.getString("model"),
+                rs.getInt("round"),
+                AttemptStatus.fromWire(rs.getString("status")),
+                Optional.ofNullable(rs.getString("error_class")),
+                Optional.ofNullable(rs.getString("error_code")),
+                rs.getInt("http_status"),
+                Optional.ofNullable(rs.getString("provider_request_id")),
+                latencyMs,
+                Billable.fromWire(rs.getString("billable")),
+                rs.getBigDecimal("cost_usd"),
+                instant(rs, "started_at"),
+                Optional.ofNullable(instant(rs, "finished_at")));
+    }
+
+    static Instant instant(ResultSet rs, String column) throws SQLException {
+        Timestamp ts = rs.getTimestamp(column);
+        return ts == null ? null : ts.toInstant();
+    }
+
+    static Timestamp timestamp(Instant instant) {
+        return Timestamp.from(instant);
+    }
+
+    static List<String> strings(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+
+    private static Map<String, String> pairs(Array array) throws SQLException {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String pair : strings(array)) {
+            int cut = pair.indexOf(PAIR);
+            map.put(pair.substring(0, cut), pair.substring(cut + 1));
+        }
+        return map;
+    }
+}

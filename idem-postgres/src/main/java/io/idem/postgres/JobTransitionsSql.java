@@ -1,0 +1,194 @@
+package io.idem.postgres;
+
+import io.idem.core.domain.JobState;
+import io.idem.core.domain.JobTransitions;
+import io.idem.core.spi.JobMove;
+import io.idem.core.spi.Lease;
+import io.idem.core.spi.Settlement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * The lease-fenced moves of a running job, each one statement that also writes its event. A row
+ * count of 0 means the lease is gone (DESIGN §4 step 4); the caller keeps the outcome on the attempt.
+ */
+final class JobTransitionsSql {
+
+    private static final String MOVE = """
+            WITH moved AS (
+                UPDATE jobs
+                   SET state = ?, result_provider = ?, result_attempt_id = ?,
+                       error_code = ?, error_message = ?, error_class = ?,
+                       review_reason = ?, review_since = ?,
+                       lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                 WHERE id = ? AND lease_token = ? AND state = 'running' AND result_attempt_id IS NULL
+                RETURNING id
+            ), events AS (
+                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+                SELECT id, ?, 'running', ?, ?,
+                       jsonb_strip_nulls(jsonb_build_object(
+                           'attempt_id', ?::text, 'provider', ?::text, 'code', ?::text,
+                           'reason', ?::text, 'message', ?::text)),
+                       ?
+                  FROM moved
+            )
+            SELECT count(*) FROM moved
+            """;
+
+    private static final String NOTE_FAILOVER = """
+            INSERT INTO job_events (job_id, type, actor, detail, at)
+            SELECT j.id, 'attempt.failed_over', ?,
+                   jsonb_strip_nulls(jsonb_build_object(
+                       'attempt_id', a.id::text, 'provider', a.provider, 'error_class', a.error_class,
+                       'code', a.error_code, 'http_status', NULLIF(a.http_status, 0))),
+                   ?
+              FROM jobs j JOIN provider_attempts a ON a.id = ?
+             WHERE j.id = ? AND j.lease_token = ? AND j.state = 'running'
+            """;
+
+    private static final String RELEASE = """
+            WITH moved AS (
+                UPDATE jobs SET state = 'queued', lease_token = NULL, lease_owner = NULL,
+                       lease_expires_at = NULL, updated_at = ?
+                 WHERE id = ? AND lease_token = ? AND state = 'running'
+                   AND NOT EXISTS (SELECT 1 FROM provider_attempts a WHERE a.job_id = jobs.id
+                                    AND a.status IN ('sending', 'submitted', 'unconfirmed'))
+                RETURNING id
+            ), events AS (
+                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+                SELECT id, 'job.requeued', 'running', 'queued', ?, '{"reason": "worker_shutdown"}', ? FROM moved
+            )
+            SELECT count(*) FROM moved
+            """;
+
+    /** Applies a settlement's job move; {@code false} when the lease was lost. */
+    boolean apply(Connection c, Lease lease, Settlement settlement, String actor, Instant now) throws SQLException {
+        return switch (settlement.move()) {
+            case JobMove.Continue next -> noteFailover(c, lease, settlement.attemptId(), actor, now);
+            case JobMove.Succeed succeed ->
+                move(
+                        c,
+                        lease,
+                        JobState.SUCCEEDED,
+                        "job.succeeded",
+                        actor,
+                        now,
+                        new Columns(
+                                settlement.attemptId(),
+                                null,
+                                null,
+                                null,
+                                null,
+                                settlement.attemptId(),
+                                settlement.provider()));
+            case JobMove.Fail fail -> fail(c, lease, fail, settlement.attemptId(), settlement.provider(), actor, now);
+            case JobMove.Park park ->
+                move(
+                        c,
+                        lease,
+                        JobState.MANUAL_REVIEW,
+                        "job.manual_review",
+                        actor,
+                        now,
+                        new Columns(
+                                null, null, null, null, park.reason(), settlement.attemptId(), settlement.provider()));
+        };
+    }
+
+    boolean fail(Connection c, Lease lease, JobMove.Fail fail, String actor, Instant now) throws SQLException {
+        return fail(c, lease, fail, null, null, actor, now);
+    }
+
+    private boolean fail(
+            Connection c, Lease lease, JobMove.Fail fail, UUID attemptId, String provider, String actor, Instant now)
+            throws SQLException {
+        return move(
+                c,
+                lease,
+                JobState.FAILED,
+                "job.failed",
+                actor,
+                now,
+                new Columns(null, fail.code(), fail.message(), fail.errorClass(), null, attemptId, provider));
+    }
+
+    boolean release(Connection c, Lease lease, String actor, Instant now) throws SQLException {
+        JobTransitions.check(JobState.RUNNING, JobState.QUEUED);
+        try (PreparedStatement ps = c.prepareStatement(RELEASE)) {
+            ps.setTimestamp(1, JobRows.timestamp(now));
+            ps.setObject(2, lease.jobId());
+            ps.setObject(3, lease.token());
+            ps.setString(4, actor);
+            ps.setTimestamp(5, JobRows.timestamp(now));
+            return count(ps) == 1;
+        }
+    }
+
+    /**
+     * What a move writes besides the state. {@code resultAttempt} set means success; {@code
+     * traceAttempt} and {@code provider} only name the attempt in the event.
+     */
+    private record Columns(
+            UUID resultAttempt,
+            String errorCode,
+            String errorMessage,
+            String errorClass,
+            String reviewReason,
+            UUID traceAttempt,
+            String provider) {}
+
+    private boolean move(Connection c, Lease lease, JobState to, String type, String actor, Instant now, Columns col)
+            throws SQLException {
+        JobTransitions.check(JobState.RUNNING, to);
+        String provider = col.provider();
+        try (PreparedStatement ps = c.prepareStatement(MOVE)) {
+            var ts = JobRows.timestamp(now);
+            int i = 1;
+            ps.setString(i++, to.wire());
+            ps.setString(i++, col.resultAttempt() == null ? null : provider);
+            ps.setObject(i++, col.resultAttempt());
+            ps.setString(i++, col.errorCode());
+            ps.setString(i++, col.errorMessage());
+            ps.setString(i++, col.errorClass());
+            ps.setString(i++, col.reviewReason());
+            ps.setTimestamp(i++, col.reviewReason() == null ? null : ts);
+            ps.setTimestamp(i++, ts);
+            ps.setObject(i++, lease.jobId());
+            ps.setObject(i++, lease.token());
+            ps.setString(i++, type);
+            ps.setString(i++, to.wire());
+            ps.setString(i++, actor);
+            ps.setString(
+                    i++, col.traceAttempt() == null ? null : col.traceAttempt().toString());
+            ps.setString(i++, provider);
+            ps.setString(i++, col.errorCode());
+            ps.setString(i++, col.reviewReason());
+            ps.setString(i++, col.errorMessage());
+            ps.setTimestamp(i, ts);
+            return count(ps) == 1;
+        }
+    }
+
+    private boolean noteFailover(Connection c, Lease lease, UUID attemptId, String actor, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(NOTE_FAILOVER)) {
+            ps.setString(1, actor);
+            ps.setTimestamp(2, JobRows.timestamp(now));
+            ps.setObject(3, attemptId);
+            ps.setObject(4, lease.jobId());
+            ps.setObject(5, lease.token());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private static int count(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.idem.postgres;
+
+import io.idem.core.domain.ApiKey;
+import io.idem.core.domain.Role;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** API keys, stored as SHA-256 hashes of their secrets (the secrets are random, 192 bits). */
+public final class PgApiKeys {
+    private final Database db;
+
+    public PgApiKeys(Database db) {
+        this.db = db;
+    }
+
+    public ApiKey insert(UUID id, String prefix, byte[] secretHash, String owner, Role role, Instant now) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO api_keys (id, prefix, secret_hash, owner, role, created_at) VALUES (?, ?, ?, ?, ?, ?)
+                    """)) {
+                ps.setObject(1, id);
+                ps.setString(2, prefix);
+                ps.setBytes(3, secretHash);
+                ps.setString(4, owner);
+                ps.setString(5, role.wire());
+                ps.setTimestamp(6, JobRows.timestamp(now));
+                ps.executeUpdate();
+                return new ApiKey(id, prefix, owner, role, now, Optional.empty());
+            }
+        });
+    }
+
+    /** The live (not revoked) key with this secret hash. */
+    public Optional<ApiKey> findActive(byte[] secretHash) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT * FROM api_keys WHERE secret_hash = ? AND revoked_at IS NULL")) {
+                ps.setBytes(1, secretHash);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(map(rs)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    public boolean exists(byte[] secretHash) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_keys WHERE secret_hash = ?")) {
+                ps.setBytes(1, secretHash);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    public int countAdmins() {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                            "SELECT count(*) FROM api_keys WHERE role = 'admin' AND revoked_at IS NULL");
+                    ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        });
+    }
+
+    public List<ApiKey> list() {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM api_keys ORDER BY created_at, id");
+                    ResultSet rs = ps.executeQuery()) {
+                List<ApiKey> keys = new ArrayList<>();
+                while (rs.next()) {
+                    keys.add(map(rs));
+                }
+                return keys;
+            }
+        });
+    }
+
+    /** Revokes a key; {@code false} if there is no such live key. */
+    public boolean revoke(UUID id, Instant now) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")) {
+                ps.setTimestamp(1, JobRows.timestamp(now));
+                ps.setObject(2, id);
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    private static ApiKey map(ResultSet rs) throws SQLException {
+        return new ApiKey(
+                rs.getObject("id", UUID.class),
+                rs.getString("prefix"),
+                rs.getString("owner"),
+                Role.fromWire(rs.getString("role")),
+                JobRows.instant(rs, "created_at"),
+                Optional.ofNullable(JobRows.instant(rs, "revoked_at")));
+    }
+}

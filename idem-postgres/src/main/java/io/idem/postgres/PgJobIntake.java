@@ -1,0 +1,164 @@
+package io.idem.postgres;
+
+import io.idem.core.domain.JobSpec;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Accepts jobs durably: the job, its {@code job.created} event and its idempotency key are written
+ * by one statement in one commit, before the client hears 202 (DESIGN §4). A second request with
+ * the same key finds the first one's row (the unique index makes it wait for that commit) and
+ * compares request hashes.
+ */
+public final class PgJobIntake {
+    private final Database db;
+
+    public PgJobIntake(Database db) {
+        this.db = db;
+    }
+
+    /** The server-side digest of a client's key and the hash of its normalized request. */
+    public record IdempotencyClaim(byte[] digest, byte[] requestHash, Duration retention) {}
+
+    /** What became of an accept. */
+    public sealed interface Accepted {
+        UUID jobId();
+
+        record Created(UUID jobId) implements Accepted {}
+
+        record Replayed(UUID jobId) implements Accepted {}
+
+        /** The key was used before with a different request. */
+        record KeyReused(UUID jobId) implements Accepted {}
+    }
+
+    private static final String INSERT_JOB = """
+            INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
+                              candidates, pinned, simulate, metadata, created_at, updated_at)
+            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?
+            """;
+
+    private static final String INSERT_EVENT = """
+            INSERT INTO job_events (job_id, type, to_state, actor, detail, at)
+            SELECT id, 'job.created', 'queued', ?, jsonb_build_object('candidates', to_jsonb(candidates)), created_at
+            """;
+
+    private static final String ACCEPT = """
+            WITH job AS (%s RETURNING id, candidates, created_at),
+                 event AS (%s FROM job)
+            SELECT id FROM job
+            """.formatted(INSERT_JOB, INSERT_EVENT);
+
+    private static final String ACCEPT_WITH_KEY = """
+            WITH key AS (
+                INSERT INTO idempotency_keys (digest, owner, request_hash, job_id, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (digest) DO UPDATE
+                   SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id,
+                       created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
+                 WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+                RETURNING job_id
+            ), job AS (%s WHERE EXISTS (SELECT 1 FROM key) RETURNING id, candidates, created_at),
+               event AS (%s FROM job)
+            SELECT id FROM job
+            """.formatted(INSERT_JOB, INSERT_EVENT);
+
+    private static final String FIND_KEY = """
+            SELECT request_hash, job_id FROM idempotency_keys WHERE digest = ? FOR SHARE
+            """;
+
+    public Accepted accept(String owner, JobSpec spec, IdempotencyClaim key, Instant now) {
+        UUID jobId = UUID.randomUUID();
+        if (key == null) {
+            return db.withConnection(c -> {
+                try (PreparedStatement ps = c.prepareStatement(ACCEPT)) {
+                    int next = bindJob(c, ps, 1, jobId, owner, spec, now);
+                    ps.setString(next, "client:" + owner);
+                    ps.executeQuery().close();
+                    return new Accepted.Created(jobId);
+                }
+            });
+        }
+        return db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(ACCEPT_WITH_KEY)) {
+                ps.setBytes(1, key.digest());
+                ps.setString(2, owner);
+                ps.setBytes(3, key.requestHash());
+                ps.setObject(4, jobId);
+                ps.setTimestamp(5, JobRows.timestamp(now));
+                ps.setTimestamp(6, JobRows.timestamp(now.plus(key.retention())));
+                int next = bindJob(c, ps, 7, jobId, owner, spec, now);
+                ps.setString(next, "client:" + owner);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return new Accepted.Created(jobId);
+                    }
+                }
+            }
+            return existing(c, key);
+        });
+    }
+
+    private static Accepted existing(Connection c, IdempotencyClaim key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FIND_KEY)) {
+            ps.setBytes(1, key.digest());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("idempotency key vanished between insert and read");
+                }
+                UUID original = rs.getObject("job_id", UUID.class);
+                return Arrays.equals(rs.getBytes("request_hash"), key.requestHash())
+                        ? new Accepted.Replayed(original)
+                        : new Accepted.KeyReused(original);
+            }
+        }
+    }
+
+    /** Binds the job's columns from {@code from}; returns the next parameter index. */
+    private static int bindJob(
+            Connection c, PreparedStatement ps, int from, UUID id, String owner, JobSpec spec, Instant now)
+            throws SQLException {
+        int i = from;
+        ps.setObject(i++, id);
+        ps.setString(i++, owner);
+        ps.setString(i++, spec.kind());
+        ps.setString(i++, spec.lane());
+        ps.setString(i++, spec.model());
+        ps.setString(i++, spec.prompt());
+        ps.setString(i++, spec.size());
+        ps.setInt(i++, spec.n());
+        ps.setInt(i++, spec.timeoutSeconds());
+        ps.setArray(i++, c.createArrayOf("text", spec.candidates().toArray()));
+        ps.setBoolean(i++, spec.pinned());
+        List<String> keys = new ArrayList<>(spec.simulate().keySet());
+        List<String> values = keys.stream().map(spec.simulate()::get).toList();
+        ps.setArray(i++, c.createArrayOf("text", keys.toArray()));
+        ps.setArray(i++, c.createArrayOf("text", values.toArray()));
+        ps.setString(i++, spec.metadataJson());
+        ps.setTimestamp(i++, JobRows.timestamp(now));
+        ps.setTimestamp(i++, JobRows.timestamp(now));
+        return i;
+    }
+
+    /** Deletes idempotency keys past their retention; returns how many. */
+    public int purgeExpiredKeys(Instant now, int limit) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    DELETE FROM idempotency_keys WHERE digest IN (
+                        SELECT digest FROM idempotency_keys WHERE expires_at <= ? LIMIT ?)
+                    """)) {
+                ps.setTimestamp(1, JobRows.timestamp(now));
+                ps.setInt(2, limit);
+                return ps.executeUpdate();
+            }
+        });
+    }
+}

@@ -1,0 +1,191 @@
+package io.idem.postgres;
+
+import io.idem.core.domain.Attempt;
+import io.idem.core.domain.Job;
+import io.idem.core.domain.JobEvent;
+import io.idem.core.domain.JobResult;
+import io.idem.core.domain.JobState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Reads jobs, their attempts, events and assets. An {@code owner} of {@code null} reads every
+ * owner's jobs (admin and operator views); otherwise another owner's job does not exist.
+ */
+public final class PgJobReads {
+    private final Database db;
+
+    public PgJobReads(Database db) {
+        this.db = db;
+    }
+
+    /** A page of jobs, newest first, and the cursor of the next page if there is one. */
+    public record Page(List<Job> jobs, Optional<Cursor> next) {}
+
+    /** Where a page ends: the last job's creation time and id. */
+    public record Cursor(Instant createdAt, UUID id) {}
+
+    /** A stored file and its content type. */
+    public record AssetFile(UUID id, UUID jobId, String owner, String mimeType, String location) {}
+
+    public Optional<Job> find(UUID id, String owner) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS
+                    + " FROM jobs j WHERE j.id = ? AND (?::text IS NULL OR j.owner = ?)")) {
+                ps.setObject(1, id);
+                ps.setString(2, owner);
+                ps.setString(3, owner);
+                List<Job> jobs = readJobs(c, ps);
+                return jobs.stream().findFirst();
+            }
+        });
+    }
+
+    public Page list(String owner, JobState state, Cursor after, int limit) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS + """
+                     FROM jobs j
+                    WHERE (?::text IS NULL OR j.owner = ?)
+                      AND (?::text IS NULL OR j.state = ?)
+                      AND (?::timestamptz IS NULL OR (j.created_at, j.id) < (?::timestamptz, ?::uuid))
+                    ORDER BY j.created_at DESC, j.id DESC
+                    LIMIT ?
+                    """)) {
+                String stateName = state == null ? null : state.wire();
+                var createdAt = after == null ? null : JobRows.timestamp(after.createdAt());
+                ps.setString(1, owner);
+                ps.setString(2, owner);
+                ps.setString(3, stateName);
+                ps.setString(4, stateName);
+                ps.setTimestamp(5, createdAt);
+                ps.setTimestamp(6, createdAt);
+                ps.setObject(7, after == null ? null : after.id());
+                ps.setInt(8, limit + 1);
+                List<Job> jobs = readJobs(c, ps);
+                if (jobs.size() <= limit) {
+                    return new Page(jobs, Optional.empty());
+                }
+                List<Job> page = jobs.subList(0, limit);
+                Job last = page.getLast();
+                return new Page(List.copyOf(page), Optional.of(new Cursor(last.createdAt(), last.id())));
+            }
+        });
+    }
+
+    public List<JobEvent> events(UUID jobId) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT id, job_id, type, from_state, to_state, actor, detail::text AS detail, at
+                      FROM job_events WHERE job_id = ? ORDER BY id
+                    """)) {
+                ps.setObject(1, jobId);
+                List<JobEvent> events = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String from = rs.getString("from_state");
+                        String to = rs.getString("to_state");
+                        events.add(new JobEvent(
+                                rs.getLong("id"),
+                                rs.getObject("job_id", UUID.class),
+                                rs.getString("type"),
+                                Optional.ofNullable(from).map(JobState::fromWire),
+                                Optional.ofNullable(to).map(JobState::fromWire),
+                                rs.getString("actor"),
+                                rs.getString("detail"),
+                                JobRows.instant(rs, "at")));
+                    }
+                }
+                return events;
+            }
+        });
+    }
+
+    public Optional<AssetFile> asset(UUID id) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT s.id, s.job_id, j.owner, s.mime_type, s.location
+                      FROM assets s JOIN jobs j ON j.id = s.job_id WHERE s.id = ?
+                    """)) {
+                ps.setObject(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    return Optional.of(new AssetFile(
+                            rs.getObject("id", UUID.class),
+                            rs.getObject("job_id", UUID.class),
+                            rs.getString("owner"),
+                            rs.getString("mime_type"),
+                            rs.getString("location")));
+                }
+            }
+        });
+    }
+
+    /** Reads job rows, then their attempts and result assets in two more statements. */
+    private static List<Job> readJobs(Connection c, PreparedStatement ps) throws SQLException {
+        List<Job> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                rows.add(JobRows.job(rs, List.of(), List.of()));
+            }
+        }
+        if (rows.isEmpty()) {
+            return List.of();
+        }
+        UUID[] ids = rows.stream().map(Job::id).toArray(UUID[]::new);
+        Map<UUID, List<Attempt>> attempts = attemptsOf(c, ids);
+        Map<UUID, List<JobResult.AssetRef>> assets = assetsOf(c, ids);
+        List<Job> jobs = new ArrayList<>(rows.size());
+        for (Job row : rows) {
+            jobs.add(JobRows.withDetails(
+                    row, attempts.getOrDefault(row.id(), List.of()), assets.getOrDefault(row.id(), List.of())));
+        }
+        return jobs;
+    }
+
+    private static Map<UUID, List<Attempt>> attemptsOf(Connection c, UUID[] jobIds) throws SQLException {
+        Map<UUID, List<Attempt>> byJob = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.ATTEMPT_COLUMNS
+                + " FROM provider_attempts a WHERE a.job_id = ANY (?) ORDER BY a.started_at, a.id")) {
+            ps.setArray(1, c.createArrayOf("uuid", jobIds));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Attempt attempt = JobRows.attempt(rs);
+                    byJob.computeIfAbsent(attempt.jobId(), k -> new ArrayList<>())
+                            .add(attempt);
+                }
+            }
+        }
+        return byJob;
+    }
+
+    /** Assets of each job's result attempt. */
+    private static Map<UUID, List<JobResult.AssetRef>> assetsOf(Connection c, UUID[] jobIds) throws SQLException {
+        Map<UUID, List<JobResult.AssetRef>> byJob = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                SELECT s.job_id, s.id, s.mime_type, s.bytes
+                  FROM assets s JOIN jobs j ON j.id = s.job_id AND j.result_attempt_id = s.attempt_id
+                 WHERE s.job_id = ANY (?) ORDER BY s.location
+                """)) {
+            ps.setArray(1, c.createArrayOf("uuid", jobIds));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    byJob.computeIfAbsent(rs.getObject("job_id", UUID.class), k -> new ArrayList<>())
+                            .add(new JobResult.AssetRef(
+                                    rs.getObject("id", UUID.class), rs.getString("mime_type"), rs.getLong("bytes")));
+                }
+            }
+        }
+        return byJob;
+    }
+}

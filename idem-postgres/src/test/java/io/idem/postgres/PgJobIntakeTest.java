@@ -1,0 +1,85 @@
+package io.idem.postgres;
+
+import static io.idem.postgres.JobSpecs.aJobSpec;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class PgJobIntakeTest {
+    private Database db;
+    private PgJobIntake intake;
+    private final Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
+
+    @BeforeEach
+    void open() {
+        db = TestDatabases.fresh(32);
+        intake = new PgJobIntake(db);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private static PgJobIntake.IdempotencyClaim key(String digest, String hash) {
+        return new PgJobIntake.IdempotencyClaim(digest.getBytes(), hash.getBytes(), Duration.ofHours(24));
+    }
+
+    @Test
+    void fiftyConcurrentAcceptsWithOneKeyMakeOneJob() throws Exception {
+        List<Callable<PgJobIntake.Accepted>> calls = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            calls.add(() -> intake.accept("alice", aJobSpec().build(), key("k1", "h1"), t0));
+        }
+        List<PgJobIntake.Accepted> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(25)) {
+            for (Future<PgJobIntake.Accepted> f : pool.invokeAll(calls)) {
+                results.add(f.get());
+            }
+        }
+        assertThat(results.stream().filter(r -> r instanceof PgJobIntake.Accepted.Created))
+                .hasSize(1);
+        assertThat(results.stream().filter(r -> r instanceof PgJobIntake.Accepted.Replayed))
+                .hasSize(49);
+        assertThat(results.stream().map(PgJobIntake.Accepted::jobId).distinct()).hasSize(1);
+        assertThat(countJobs()).isEqualTo(1);
+    }
+
+    @Test
+    void sameKeyWithOtherInputIsRefusedAndWritesNothing() {
+        var first = intake.accept("alice", aJobSpec().build(), key("k1", "h1"), t0);
+        var second = intake.accept("alice", aJobSpec().build(), key("k1", "h2"), t0);
+        assertThat(second).isInstanceOf(PgJobIntake.Accepted.KeyReused.class);
+        assertThat(second.jobId()).isEqualTo(first.jobId());
+        assertThat(countJobs()).isEqualTo(1);
+    }
+
+    @Test
+    void anExpiredKeyStartsANewJobAndIsPurged() {
+        var first = intake.accept("alice", aJobSpec().build(), key("k1", "h1"), t0);
+        Instant later = t0.plus(Duration.ofHours(25));
+        assertThat(intake.purgeExpiredKeys(later, 100)).isEqualTo(1);
+        var again = intake.accept("alice", aJobSpec().build(), key("k1", "h1"), later);
+        assertThat(again).isInstanceOf(PgJobIntake.Accepted.Created.class);
+        assertThat(again.jobId()).isNotEqualTo(first.jobId());
+    }
+
+    private int countJobs() {
+        return db.withConnection(c -> {
+            try (var rs = c.createStatement().executeQuery("SELECT count(*) FROM jobs")) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        });
+    }
+}
