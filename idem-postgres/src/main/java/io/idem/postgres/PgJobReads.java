@@ -109,6 +109,36 @@ public final class PgJobReads {
         });
     }
 
+    /** Per provider since {@code since}: calls, billed spend, and calls whose billing is unknown. */
+    public record Spend(String provider, long calls, java.math.BigDecimal billedUsd, long unknownCalls) {}
+
+    public Map<String, Spend> spendSince(Instant since) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT provider, count(*) AS calls,
+                           COALESCE(sum(cost_usd) FILTER (WHERE billable = 'yes'), 0) AS billed,
+                           count(*) FILTER (WHERE billable = 'unknown') AS unknown_calls
+                      FROM provider_attempts WHERE started_at >= ? GROUP BY provider
+                    """)) {
+                ps.setTimestamp(1, JobRows.timestamp(since));
+                Map<String, Spend> out = new HashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String provider = rs.getString("provider");
+                        out.put(
+                                provider,
+                                new Spend(
+                                        provider,
+                                        rs.getLong("calls"),
+                                        rs.getBigDecimal("billed"),
+                                        rs.getLong("unknown_calls")));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
     public Optional<AssetFile> asset(UUID id) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""

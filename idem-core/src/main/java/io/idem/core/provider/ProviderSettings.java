@@ -53,6 +53,12 @@ public record ProviderSettings(
         }
     }
 
+    /** The same provider reached at another address (an in-process fake's real port). */
+    public ProviderSettings withBaseUrl(URI url) {
+        return new ProviderSettings(
+                name, adapter, url, apiKeyEnv, defaultModel, models, connectTimeout, costPerImageUsd, enabled);
+    }
+
     /** Whether this provider serves the Idem model name {@code model}. */
     public boolean offers(String model) {
         return models.containsKey(model) || defaultModel.equals(model);

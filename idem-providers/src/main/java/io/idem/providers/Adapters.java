@@ -1,0 +1,32 @@
+package io.idem.providers;
+
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.spi.ProviderAdapter;
+import io.idem.providers.fake.FakeAdapter;
+import java.net.http.HttpClient;
+import java.util.Set;
+import java.util.concurrent.Executors;
+
+/** Creates the adapter a provider's configuration names. */
+public final class Adapters {
+    /** The adapter types this build knows. */
+    public static final Set<String> KNOWN = Set.of("fake");
+
+    private Adapters() {}
+
+    /** One HTTP client per provider: its own connection pool, its own connect timeout. */
+    public static ProviderAdapter create(ProviderSettings settings) {
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(settings.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .executor(Executors.newVirtualThreadPerTaskExecutor())
+                .build();
+        return switch (settings.adapter()) {
+            case "fake" -> new FakeAdapter(settings, client);
+            default ->
+                throw new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
+                        + settings.adapter() + "'; known: " + KNOWN);
+        };
+    }
+}

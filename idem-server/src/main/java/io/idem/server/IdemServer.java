@@ -1,0 +1,187 @@
+package io.idem.server;
+
+import io.idem.core.engine.JobWorker;
+import io.idem.core.engine.LeaseSweeper;
+import io.idem.core.engine.ProviderRegistry;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.routing.Routing;
+import io.idem.postgres.Database;
+import io.idem.postgres.EmbeddedDatabase;
+import io.idem.postgres.JobWakeups;
+import io.idem.postgres.PgApiKeys;
+import io.idem.postgres.PgJobIntake;
+import io.idem.postgres.PgJobQueueStore;
+import io.idem.postgres.PgJobReads;
+import io.idem.providers.Adapters;
+import io.idem.providers.fake.FakeVendorServer;
+import io.idem.server.api.HttpApi;
+import io.idem.server.assets.FileAssetStore;
+import io.idem.server.auth.KeyService;
+import io.idem.server.auth.ServerSecret;
+import io.idem.server.config.IdemConfig;
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Idem node: database (embedded unless a URL is given), in-process fake vendors for the demo,
+ * provider adapters, worker, lease sweeper, wake-ups and the HTTP API, per the node's role.
+ * {@link #close()} stops them in reverse order: nothing accepted is lost (it is in the database).
+ */
+public final class IdemServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(IdemServer.class);
+
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final Map<String, FakeVendorServer> fakes = new LinkedHashMap<>();
+    private Database database;
+    private HttpApi http;
+    private JobWorker worker;
+    private LeaseSweeper sweeper;
+
+    private IdemServer() {}
+
+    public static IdemServer start(IdemConfig config, PrintStream console) {
+        IdemServer server = new IdemServer();
+        try {
+            server.boot(config, console);
+            return server;
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    private void boot(IdemConfig config, PrintStream console) {
+        log.info("starting Idem: {}", config.describe());
+        Clock clock = Clock.systemUTC();
+        String url = config.databaseUrl().orElseGet(() -> {
+            EmbeddedDatabase embedded = EmbeddedDatabase.start(config.dataDir().resolve("postgres"));
+            resources.push(embedded);
+            return embedded.jdbcUrl("postgres");
+        });
+        database = Database.open(url, Math.max(16, Math.min(64, config.worker().concurrency() / 2 + 8)));
+        resources.push(database);
+        ServerSecret secret =
+                config.secret().map(ServerSecret::of).orElseGet(() -> ServerSecret.loadOrCreate(config.dataDir()));
+
+        Routing routing = withInProcessFakes(config);
+        Map<String, ProviderRegistry.Provider> providers = new LinkedHashMap<>();
+        routing.providers()
+                .forEach((name, settings) ->
+                        providers.put(name, new ProviderRegistry.Provider(settings, Adapters.create(settings))));
+        ProviderRegistry registry = new ProviderRegistry(providers);
+
+        KeyService keys = new KeyService(new PgApiKeys(database), clock);
+        bootstrapAdmin(config, keys, console);
+
+        var assets = new FileAssetStore(config.dataDir().resolve("assets"));
+        var queue = new PgJobQueueStore(database);
+        Runnable wakeLocal = () -> {};
+        if (config.role().runsWorker()) {
+            worker = new JobWorker(queue, registry, assets, clock, config.worker());
+            resources.push(worker);
+            JobWorker w = worker;
+            wakeLocal = w::wake;
+            sweeper = new LeaseSweeper(queue, clock, Duration.ofSeconds(5), w::wake);
+            resources.push(sweeper);
+        }
+        Runnable wakeWorkers = wakeLocal;
+        JobWakeups wakeups = new JobWakeups(database, wakeWorkers);
+        resources.push(wakeups);
+        PgJobIntake intake = new PgJobIntake(database);
+        resources.push(Maintenance.start(intake, clock));
+
+        if (config.role().servesApi()) {
+            http = HttpApi.start(
+                    config,
+                    new HttpApi.Parts(
+                            database,
+                            keys,
+                            secret,
+                            registry,
+                            routing,
+                            intake,
+                            new PgJobReads(database),
+                            assets,
+                            () -> {
+                                wakeWorkers.run();
+                                wakeups.announce();
+                            },
+                            clock));
+            resources.push(http);
+        }
+        if (worker != null) {
+            worker.start();
+            sweeper.start();
+        }
+        log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
+    }
+
+    private Routing withInProcessFakes(IdemConfig config) {
+        Map<String, ProviderSettings> providers = new LinkedHashMap<>();
+        config.routing().providers().forEach((name, settings) -> {
+            if (config.inProcessFakes().contains(name)) {
+                FakeVendorServer fake = FakeVendorServer.start(0);
+                fakes.put(name, fake);
+                resources.push(fake::close);
+                providers.put(name, settings.withBaseUrl(fake.baseUrl()));
+            } else {
+                providers.put(name, settings);
+            }
+        });
+        Routing original = config.routing();
+        return new Routing(providers, original.lanes(), original.defaultLane());
+    }
+
+    private static void bootstrapAdmin(IdemConfig config, KeyService keys, PrintStream console) {
+        if (config.bootstrapKey().isPresent()) {
+            keys.ensureAdmin(config.bootstrapKey().get());
+            return;
+        }
+        if (!keys.hasAdmin()) {
+            KeyService.Issued admin = keys.issue("admin", io.idem.core.domain.Role.ADMIN);
+            console.println();
+            console.println("  Admin API key (shown once; store it now): " + admin.secret());
+            console.println();
+        }
+    }
+
+    public String baseUrl() {
+        return http.baseUrl();
+    }
+
+    public Database database() {
+        return database;
+    }
+
+    /** The in-process fake vendors by provider name (the demo's "invoices"). */
+    public Map<String, FakeVendorServer> fakes() {
+        return fakes;
+    }
+
+    public JobWorker worker() {
+        return worker;
+    }
+
+    public LeaseSweeper sweeper() {
+        return sweeper;
+    }
+
+    @Override
+    public void close() {
+        while (!resources.isEmpty()) {
+            AutoCloseable resource = resources.pop();
+            try {
+                resource.close();
+            } catch (Exception e) {
+                log.warn("error while stopping {}", resource, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.idem.server.api;
+
+import io.idem.core.engine.ProviderRegistry;
+import io.idem.core.routing.Routing;
+import io.idem.core.spi.AssetStore;
+import io.idem.postgres.Database;
+import io.idem.postgres.PgJobIntake;
+import io.idem.postgres.PgJobReads;
+import io.idem.server.auth.KeyService;
+import io.idem.server.auth.ServerSecret;
+import io.idem.server.config.IdemConfig;
+import io.javalin.Javalin;
+import java.time.InstantSource;
+import java.util.Map;
+
+/** The HTTP API of DESIGN §7 on Javalin (virtual threads). */
+public final class HttpApi implements AutoCloseable {
+    private final Javalin app;
+    private final String host;
+
+    /** What the API needs from the rest of the node. */
+    public record Parts(
+            Database database,
+            KeyService keys,
+            ServerSecret secret,
+            ProviderRegistry registry,
+            Routing routing,
+            PgJobIntake intake,
+            PgJobReads reads,
+            AssetStore assets,
+            Runnable wakeWorkers,
+            InstantSource clock) {}
+
+    private HttpApi(Javalin app, String host) {
+        this.app = app;
+        this.host = host;
+    }
+
+    public static HttpApi start(IdemConfig config, Parts parts) {
+        Auth auth = new Auth(parts.keys());
+        AssetLinks links = new AssetLinks(parts.secret());
+        JobRequests requests = new JobRequests(parts.routing());
+        Submissions submissions = new Submissions(
+                parts.intake(), parts.secret(), config.idempotencyRetention(), parts.wakeWorkers(), parts.clock());
+        long maxBytes = config.maxRequestBytes();
+        Javalin app = Javalin.create(c -> {
+            c.concurrency.useVirtualThreads = true;
+            c.startup.showJavalinBanner = false;
+            c.http.maxRequestSize = maxBytes + 1;
+            c.jetty.host = config.host();
+            c.jetty.port = config.port();
+            ApiErrors.install(c);
+            new JobsApi(auth, requests, submissions, parts.reads(), links, maxBytes).install(c);
+            new OpenAiImagesApi(
+                            auth,
+                            requests,
+                            submissions,
+                            parts.reads(),
+                            parts.assets(),
+                            links,
+                            config.openaiWait(),
+                            maxBytes)
+                    .install(c);
+            new AdminKeysApi(auth, parts.keys()).install(c);
+            new ProvidersApi(auth, parts.registry(), parts.routing(), parts.reads(), parts.clock()).install(c);
+            new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
+            c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));
+            c.routes.get("/readyz", ctx -> {
+                boolean ready;
+                try {
+                    ready = parts.database().withConnection(conn -> conn.isValid(2));
+                } catch (RuntimeException e) {
+                    ready = false;
+                }
+                ctx.status(ready ? 200 : 503);
+                Json.write(ctx, Map.of("status", ready ? "ready" : "database_unreachable"));
+            });
+        });
+        app.start();
+        return new HttpApi(app, config.host());
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public String baseUrl() {
+        return "http://" + host + ":" + app.port();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,150 @@
+package io.idem.server.api;
+
+import io.idem.core.domain.Job;
+import io.idem.core.domain.JobSpec;
+import io.idem.core.domain.JobState;
+import io.idem.postgres.PgJobIntake;
+import io.idem.postgres.PgJobReads;
+import io.idem.server.auth.Caller;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/** {@code /v1/jobs}: create or replay, read, list, trace. */
+public final class JobsApi {
+    private final Auth auth;
+    private final JobRequests requests;
+    private final Submissions submissions;
+    private final PgJobReads reads;
+    private final AssetLinks links;
+    private final long maxBytes;
+
+    public JobsApi(
+            Auth auth,
+            JobRequests requests,
+            Submissions submissions,
+            PgJobReads reads,
+            AssetLinks links,
+            long maxBytes) {
+        this.auth = auth;
+        this.requests = requests;
+        this.submissions = submissions;
+        this.reads = reads;
+        this.links = links;
+        this.maxBytes = maxBytes;
+    }
+
+    public void install(JavalinConfig config) {
+        config.routes.post("/v1/jobs", this::create);
+        config.routes.get("/v1/jobs", this::list);
+        config.routes.get("/v1/jobs/{id}", this::get);
+        config.routes.get("/v1/jobs/{id}/events", this::events);
+    }
+
+    private void create(Context ctx) {
+        Caller caller = auth.require(ctx);
+        String key = Submissions.checkKey(ctx.header("Idempotency-Key"));
+        JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of());
+        PgJobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        switch (accepted) {
+            case PgJobIntake.Accepted.Created created -> {
+                ctx.status(202).header("Location", "/v1/jobs/" + created.jobId());
+                Json.write(ctx, render(ctx, load(created.jobId(), caller)));
+            }
+            case PgJobIntake.Accepted.Replayed replayed -> {
+                ctx.status(200).header("Idempotent-Replayed", "true");
+                Json.write(ctx, render(ctx, load(replayed.jobId(), caller)));
+            }
+            case PgJobIntake.Accepted.KeyReused reused ->
+                throw new ApiError(
+                        409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+        }
+    }
+
+    private Job load(UUID id, Caller caller) {
+        return reads.find(id, caller.ownerScope()).orElseThrow(() -> ApiError.notFound("job"));
+    }
+
+    Map<String, Object> render(Context ctx, Job job) {
+        return JobJson.job(job, links, baseUrl(ctx));
+    }
+
+    static String baseUrl(Context ctx) {
+        return ctx.scheme() + "://" + ctx.host();
+    }
+
+    static UUID jobId(Context ctx) {
+        try {
+            return UUID.fromString(ctx.pathParam("id"));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.notFound("job");
+        }
+    }
+
+    private void get(Context ctx) {
+        Caller caller = auth.require(ctx);
+        Json.write(ctx, render(ctx, load(jobId(ctx), caller)));
+    }
+
+    private void events(Context ctx) {
+        Caller caller = auth.require(ctx);
+        Job job = load(jobId(ctx), caller);
+        Json.write(
+                ctx,
+                Map.of(
+                        "data",
+                        reads.events(job.id()).stream().map(JobJson::event).toList()));
+    }
+
+    private void list(Context ctx) {
+        Caller caller = auth.require(ctx);
+        JobState state = null;
+        String stateParam = ctx.queryParam("state");
+        if (stateParam != null && !stateParam.isEmpty()) {
+            try {
+                state = JobState.fromWire(stateParam);
+            } catch (IllegalArgumentException e) {
+                throw ApiError.badRequest("invalid_state", "unknown state '" + stateParam + "'");
+            }
+        }
+        int limit = 50;
+        String limitParam = ctx.queryParam("limit");
+        if (limitParam != null) {
+            if (!limitParam.matches("\\d{1,3}")
+                    || Integer.parseInt(limitParam) < 1
+                    || Integer.parseInt(limitParam) > 200) {
+                throw ApiError.badRequest("invalid_limit", "limit must be 1..200");
+            }
+            limit = Integer.parseInt(limitParam);
+        }
+        PgJobReads.Page page = reads.list(caller.ownerScope(), state, cursor(ctx.queryParam("cursor")), limit);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("data", page.jobs().stream().map(j -> render(ctx, j)).toList());
+        body.put("next_cursor", page.next().map(JobsApi::encode).orElse(null));
+        Json.write(ctx, body);
+    }
+
+    private static String encode(PgJobReads.Cursor cursor) {
+        String raw = cursor.createdAt().toString() + "|" + cursor.id();
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static PgJobReads.Cursor cursor(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            String raw = new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
+            String[] parts = raw.split("\\|", 2);
+            return new PgJobReads.Cursor(Instant.parse(parts[0]), UUID.fromString(parts[1]));
+        } catch (RuntimeException e) {
+            throw ApiError.badRequest("invalid_cursor", "cursor is not one this server issued");
+        }
+    }
+}

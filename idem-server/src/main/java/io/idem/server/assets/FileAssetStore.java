@@ -1,0 +1,76 @@
+package io.idem.server.assets;
+
+import io.idem.core.outcome.GenerationResult;
+import io.idem.core.spi.AssetStore;
+import io.idem.core.spi.StoredAsset;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Result files under {@code <data dir>/assets}. Ids and names derive from the attempt, so saving
+ * the same attempt twice writes the same files (a retried settle never duplicates). Writes go to a
+ * temporary file first and are moved into place atomically.
+ */
+public final class FileAssetStore implements AssetStore {
+    private static final long MAX_BYTES = 64L * 1024 * 1024;
+    private static final Map<String, String> EXTENSIONS = Map.of(
+            "image/svg+xml", "svg", "image/png", "png", "image/jpeg", "jpg", "image/webp", "webp", "video/mp4", "mp4");
+
+    private final Path root;
+
+    public FileAssetStore(Path root) {
+        this.root = root;
+    }
+
+    @Override
+    public List<StoredAsset> save(UUID attemptId, GenerationResult result) throws IOException {
+        List<StoredAsset> saved = new ArrayList<>();
+        int index = 0;
+        for (GenerationResult.Media media : result.media()) {
+            String extension = EXTENSIONS.get(media.mimeType());
+            if (extension == null) {
+                throw new IOException("refusing media of type '" + media.mimeType() + "'");
+            }
+            if (media.bytes().length > MAX_BYTES) {
+                throw new IOException("refusing media of " + media.bytes().length + " bytes");
+            }
+            UUID id = UUID.nameUUIDFromBytes((attemptId + "/" + index).getBytes(StandardCharsets.UTF_8));
+            String location = attemptId.toString().substring(0, 2) + "/" + attemptId + "-" + index + "." + extension;
+            Path target = root.resolve(location);
+            Files.createDirectories(target.getParent());
+            Path temp = Files.createTempFile(target.getParent(), ".incoming-", ".tmp");
+            Files.write(temp, media.bytes());
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            saved.add(new StoredAsset(id, media.mimeType(), media.bytes().length, sha256(media.bytes()), location));
+            index++;
+        }
+        return saved;
+    }
+
+    @Override
+    public byte[] read(String location) throws IOException {
+        Path path = root.resolve(location).normalize();
+        if (!path.startsWith(root.normalize())) {
+            throw new IOException("asset location escapes the store");
+        }
+        return Files.readAllBytes(path);
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

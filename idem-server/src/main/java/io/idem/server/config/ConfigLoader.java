@@ -1,0 +1,169 @@
+package io.idem.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.idem.core.engine.WorkerSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Builds {@link IdemConfig} from {@code idem.yaml} (optional) and the environment, which wins.
+ * Every bad value fails with the setting and the value named; nothing is silently clamped.
+ */
+public final class ConfigLoader {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Map<String, String> env;
+
+    public ConfigLoader(Map<String, String> env) {
+        this.env = env;
+    }
+
+    public IdemConfig load(Optional<Path> file) {
+        ObjectNode root = file.map(ConfigLoader::readYaml).orElseGet(JsonNodeFactory.instance::objectNode);
+        Settings s = new Settings(root, env);
+        JsonNode routingNode = root;
+        String providersJson = env.get("PROVIDERS_JSON");
+        if (providersJson != null && !providersJson.isBlank()) {
+            try {
+                routingNode = JSON.readTree(providersJson);
+            } catch (IOException e) {
+                throw new ConfigException("PROVIDERS_JSON is not valid JSON: " + e.getMessage());
+            }
+        }
+        RoutingReader.Result routing = new RoutingReader(env).read(routingNode);
+        int lease = s.intValue("worker.lease_seconds", null, 30, 3, 3600);
+        WorkerSettings worker = new WorkerSettings(
+                s.text(
+                        "worker.id",
+                        "IDEM_WORKER_ID",
+                        "node-" + UUID.randomUUID().toString().substring(0, 8)),
+                s.intValue("worker.concurrency", "IDEM_WORKER_CONCURRENCY", 64, 1, 10_000),
+                s.intValue("worker.claim_batch", null, 32, 1, 1000),
+                Duration.ofSeconds(lease),
+                Duration.ofMillis(s.intValue("worker.poll_millis", null, 2000, 10, 60_000)),
+                Duration.ofSeconds(s.intValue("worker.shutdown_grace_seconds", null, 10, 0, 3600)));
+        return new IdemConfig(
+                s.text("host", "IDEM_HOST", "127.0.0.1"),
+                s.intValue("port", "IDEM_PORT", 8080, 0, 65535),
+                Path.of(s.text("data_dir", "IDEM_DATA_DIR", ".idem")),
+                Optional.ofNullable(s.text("database_url", "IDEM_DATABASE_URL", null))
+                        .map(ConfigLoader::jdbc),
+                Optional.ofNullable(s.text("secret", "IDEM_SECRET", null)),
+                Optional.ofNullable(s.text("bootstrap_key", "IDEM_BOOTSTRAP_KEY", null)),
+                role(s.text("role", "IDEM_ROLE", "all")),
+                routing.routing(),
+                routing.inProcessFakes(),
+                worker,
+                Duration.ofSeconds(s.intValue("openai_wait_seconds", "OPENAI_WAIT_SECONDS", 10, 0, 600)),
+                Duration.ofSeconds(
+                        s.intValue("reconcile_interval_seconds", "RECONCILE_INTERVAL_SECONDS", 30, 1, 86_400)),
+                Duration.ofSeconds(
+                        s.intValue("reconcile_max_age_seconds", "RECONCILE_MAX_AGE_SECONDS", 86_400, 60, 31_536_000)),
+                Duration.ofHours(
+                        s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
+                s.intValue("max_request_bytes", null, 1_048_576, 1024, 64 * 1_048_576));
+    }
+
+    private static IdemConfig.NodeRole role(String value) {
+        return switch (value) {
+            case "api" -> IdemConfig.NodeRole.API;
+            case "worker" -> IdemConfig.NodeRole.WORKER;
+            case "all" -> IdemConfig.NodeRole.ALL;
+            default -> throw new ConfigException("role must be api, worker or all, was '" + value + "'");
+        };
+    }
+
+    /** Accepts {@code postgresql://user:pw@host/db} as well as {@code jdbc:postgresql://…}. */
+    static String jdbc(String url) {
+        if (url.startsWith("jdbc:postgresql://")) {
+            return url;
+        }
+        if (url.startsWith("postgresql://") || url.startsWith("postgres://")) {
+            java.net.URI uri = java.net.URI.create(url);
+            StringBuilder out = new StringBuilder("jdbc:postgresql://").append(uri.getHost());
+            if (uri.getPort() > 0) {
+                out.append(':').append(uri.getPort());
+            }
+            out.append(uri.getPath() == null ? "/" : uri.getPath());
+            String query = uri.getQuery() == null ? "" : uri.getQuery();
+            if (uri.getUserInfo() != null) {
+                String[] parts = uri.getUserInfo().split(":", 2);
+                query = (query.isEmpty() ? "" : query + "&") + "user=" + parts[0]
+                        + (parts.length > 1 ? "&password=" + parts[1] : "");
+            }
+            return query.isEmpty() ? out.toString() : out + "?" + query;
+        }
+        throw new ConfigException("database URL must start with postgresql:// or jdbc:postgresql:// (value redacted)");
+    }
+
+    private static ObjectNode readYaml(Path path) {
+        try {
+            JsonNode node = YAML.readTree(Files.readString(path));
+            if (node == null || node.isNull() || node.isMissingNode()) {
+                return JsonNodeFactory.instance.objectNode();
+            }
+            if (!(node instanceof ObjectNode object)) {
+                throw new ConfigException("config file " + path + " must hold a mapping at the top");
+            }
+            return object;
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads dotted settings from the file with an environment variable taking precedence. */
+    private record Settings(ObjectNode root, Map<String, String> env) {
+        String text(String path, String envName, String fallback) {
+            if (envName != null && env.get(envName) != null && !env.get(envName).isBlank()) {
+                return env.get(envName);
+            }
+            JsonNode node = at(path);
+            if (node == null || node.isNull()) {
+                return fallback;
+            }
+            if (!node.isValueNode()) {
+                throw new ConfigException(path + " must be a single value, was " + node);
+            }
+            return node.asText();
+        }
+
+        int intValue(String path, String envName, int fallback, int min, int max) {
+            String raw = text(path, envName, null);
+            if (raw == null) {
+                return fallback;
+            }
+            String where = envName != null && env.get(envName) != null ? envName : path;
+            int value;
+            try {
+                value = Integer.parseInt(raw.trim());
+            } catch (NumberFormatException e) {
+                throw new ConfigException(where + " must be a whole number, was '" + raw + "'");
+            }
+            if (value < min || value > max) {
+                throw new ConfigException(where + " must be " + min + ".." + max + ", was " + value);
+            }
+            return value;
+        }
+
+        private JsonNode at(String path) {
+            JsonNode node = root;
+            for (String part : path.split("\\.")) {
+                if (node == null) {
+                    return null;
+                }
+                node = node.get(part);
+            }
+            return node;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.idem.server.config;
+
+import io.idem.core.engine.WorkerSettings;
+import io.idem.core.routing.Routing;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Idem's validated, immutable configuration (DESIGN §7). Built once at start by {@link
+ * ConfigLoader}; secrets are held as values here but never rendered by {@link #describe()}.
+ *
+ * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
+ */
+public record IdemConfig(
+        String host,
+        int port,
+        Path dataDir,
+        Optional<String> databaseUrl,
+        Optional<String> secret,
+        Optional<String> bootstrapKey,
+        NodeRole role,
+        Routing routing,
+        Set<String> inProcessFakes,
+        WorkerSettings worker,
+        Duration openaiWait,
+        Duration reconcileInterval,
+        Duration reconcileMaxAge,
+        Duration idempotencyRetention,
+        long maxRequestBytes) {
+
+    public IdemConfig {
+        Objects.requireNonNull(host, "host");
+        if (port < 0 || port > 65535) {
+            throw new ConfigException("port must be 0..65535, was " + port);
+        }
+        Objects.requireNonNull(dataDir, "dataDir");
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(routing, "routing");
+        inProcessFakes = Set.copyOf(inProcessFakes);
+    }
+
+    /** Which parts of Idem this node runs. */
+    public enum NodeRole {
+        API,
+        WORKER,
+        ALL;
+
+        public boolean servesApi() {
+            return this != WORKER;
+        }
+
+        public boolean runsWorker() {
+            return this != API;
+        }
+    }
+
+    /** The effective configuration, secrets redacted, for the one start-up log line. */
+    public String describe() {
+        StringBuilder out = new StringBuilder();
+        out.append("host=").append(host).append(" port=").append(port);
+        out.append(" data_dir=").append(dataDir);
+        out.append(" database=").append(databaseUrl.map(IdemConfig::redactUrl).orElse("embedded"));
+        out.append(" secret=").append(secret.isPresent() ? "[set]" : "[generated]");
+        out.append(" bootstrap_key=").append(bootstrapKey.isPresent() ? "[set]" : "[none]");
+        out.append(" role=").append(role.name().toLowerCase(java.util.Locale.ROOT));
+        out.append(" worker.concurrency=").append(worker.concurrency());
+        out.append(" worker.lease=").append(worker.lease().toSeconds()).append('s');
+        out.append(" openai_wait=").append(openaiWait.toSeconds()).append('s');
+        out.append(" reconcile_interval=").append(reconcileInterval.toSeconds()).append('s');
+        out.append(" reconcile_max_age=").append(reconcileMaxAge.toSeconds()).append('s');
+        out.append(" idempotency_retention=")
+                .append(idempotencyRetention.toHours())
+                .append('h');
+        routing.providers()
+                .values()
+                .forEach(p -> out.append(" provider.")
+                        .append(p.name())
+                        .append("=")
+                        .append(p.adapter())
+                        .append('@')
+                        .append(
+                                inProcessFakes.contains(p.name())
+                                        ? "in-process"
+                                        : redactUrl(p.baseUrl().toString()))
+                        .append(p.apiKeyEnv().map(env -> " key_env=" + env).orElse("")));
+        routing.lanes()
+                .forEach((lane, members) ->
+                        out.append(" lane.").append(lane).append("=").append(members));
+        return out.toString();
+    }
+
+    /** Drops user info and query parameters, where passwords live in URLs. */
+    static String redactUrl(String url) {
+        String withoutQuery = url.replaceAll("\\?.*$", "?[redacted]");
+        return withoutQuery.replaceAll("//[^/@]*@", "//[redacted]@");
+    }
+}

@@ -1,0 +1,217 @@
+package io.idem.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.routing.Routing;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads {@code providers} and {@code lanes} (from idem.yaml or {@code PROVIDERS_JSON}). With no
+ * providers at all: the demo, two in-process fake vendors {@code primary} and {@code backup} in lane
+ * {@code standard}.
+ */
+final class RoutingReader {
+    private static final Set<String> PROVIDER_FIELDS = Set.of(
+            "adapter",
+            "base_url",
+            "api_key_env",
+            "model",
+            "models",
+            "connect_timeout_ms",
+            "cost_per_image_usd",
+            "enabled");
+    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("fake", "http://127.0.0.1:0");
+    private static final Map<String, String> DEFAULT_MODELS = Map.of("fake", "fake-image-v1");
+
+    private final Map<String, String> env;
+
+    RoutingReader(Map<String, String> env) {
+        this.env = env;
+    }
+
+    record Result(Routing routing, Set<String> inProcessFakes) {}
+
+    Result read(JsonNode root) {
+        JsonNode providersNode = root.get("providers");
+        if (providersNode == null || providersNode.isNull() || providersNode.isEmpty()) {
+            return demo();
+        }
+        if (!providersNode.isObject()) {
+            throw new ConfigException("providers must be a mapping of name to provider, was " + providersNode);
+        }
+        Map<String, ProviderSettings> providers = new LinkedHashMap<>();
+        Set<String> inProcess = new HashSet<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = providersNode.fields(); it.hasNext(); ) {
+            var entry = it.next();
+            String name = entry.getKey();
+            JsonNode p = entry.getValue();
+            if (!p.isObject()) {
+                throw new ConfigException("providers." + name + " must be a mapping, was " + p);
+            }
+            for (Iterator<String> fields = p.fieldNames(); fields.hasNext(); ) {
+                String field = fields.next();
+                if (!PROVIDER_FIELDS.contains(field)) {
+                    throw new ConfigException(
+                            "providers." + name + "." + field + " is not a known setting; known: " + PROVIDER_FIELDS);
+                }
+            }
+            String adapter = required(p, name, "adapter");
+            if (!io.idem.providers.Adapters.KNOWN.contains(adapter)) {
+                throw new ConfigException("providers." + name + ".adapter: unknown adapter '" + adapter + "'; known: "
+                        + io.idem.providers.Adapters.KNOWN);
+            }
+            String baseUrl = text(p, "base_url");
+            if (baseUrl == null && "fake".equals(adapter)) {
+                inProcess.add(name);
+            }
+            if (baseUrl == null && "openai_images".equals(adapter) && env.get("OPENAI_BASE_URL") != null) {
+                baseUrl = env.get("OPENAI_BASE_URL");
+            }
+            if (baseUrl == null) {
+                baseUrl = DEFAULT_BASE_URLS.get(adapter);
+            }
+            if (baseUrl == null) {
+                throw new ConfigException("providers." + name + ".base_url is required for adapter '" + adapter + "'");
+            }
+            providers.put(name, settings(name, adapter, baseUrl, p));
+        }
+        Map<String, List<String>> lanes = lanes(root.get("lanes"), providers);
+        String defaultLane = root.hasNonNull("default_lane")
+                ? root.get("default_lane").asText()
+                : lanes.containsKey("standard")
+                        ? "standard"
+                        : lanes.keySet().iterator().next();
+        try {
+            return new Result(new Routing(providers, lanes, defaultLane), inProcess);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage(), e);
+        }
+    }
+
+    private static Result demo() {
+        Map<String, ProviderSettings> providers = new LinkedHashMap<>();
+        for (String name : List.of("primary", "backup")) {
+            providers.put(name, fake(name));
+        }
+        return new Result(Routing.singleLane(providers), Set.of("primary", "backup"));
+    }
+
+    private static ProviderSettings fake(String name) {
+        return new ProviderSettings(
+                name,
+                "fake",
+                URI.create(DEFAULT_BASE_URLS.get("fake")),
+                Optional.empty(),
+                DEFAULT_MODELS.get("fake"),
+                Map.of(),
+                Duration.ofSeconds(2),
+                new BigDecimal("0.04"),
+                true);
+    }
+
+    private static ProviderSettings settings(String name, String adapter, String baseUrl, JsonNode p) {
+        String where = "providers." + name;
+        URI uri;
+        try {
+            uri = URI.create(baseUrl);
+            if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
+                throw new IllegalArgumentException("not an http(s) URL");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(
+                    where + ".base_url must be an http(s) URL, was '" + IdemConfig.redactUrl(baseUrl) + "'");
+        }
+        Map<String, String> models = new LinkedHashMap<>();
+        JsonNode modelsNode = p.get("models");
+        if (modelsNode != null && !modelsNode.isNull()) {
+            if (!modelsNode.isObject()) {
+                throw new ConfigException(
+                        where + ".models must map Idem model names to vendor model ids, was " + modelsNode);
+            }
+            modelsNode
+                    .fields()
+                    .forEachRemaining(m -> models.put(m.getKey(), m.getValue().asText()));
+        }
+        String model = text(p, "model");
+        if (model == null) {
+            model = DEFAULT_MODELS.get(adapter);
+        }
+        if (model == null) {
+            throw new ConfigException(where + ".model is required for adapter '" + adapter + "'");
+        }
+        long connectMs =
+                p.has("connect_timeout_ms") ? p.get("connect_timeout_ms").asLong(-1) : 2000;
+        if (connectMs < 1 || connectMs > 60_000) {
+            throw new ConfigException(
+                    where + ".connect_timeout_ms must be 1..60000, was " + p.get("connect_timeout_ms"));
+        }
+        BigDecimal cost;
+        try {
+            cost = p.has("cost_per_image_usd")
+                    ? new BigDecimal(p.get("cost_per_image_usd").asText())
+                    : BigDecimal.ZERO;
+        } catch (NumberFormatException e) {
+            throw new ConfigException(
+                    where + ".cost_per_image_usd must be a number, was " + p.get("cost_per_image_usd"));
+        }
+        boolean enabled = !p.has("enabled") || p.get("enabled").asBoolean(true);
+        try {
+            return new ProviderSettings(
+                    name,
+                    adapter,
+                    uri,
+                    Optional.ofNullable(text(p, "api_key_env")),
+                    model,
+                    models,
+                    Duration.ofMillis(connectMs),
+                    cost,
+                    enabled);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, List<String>> lanes(JsonNode node, Map<String, ProviderSettings> providers) {
+        Map<String, List<String>> lanes = new LinkedHashMap<>();
+        if (node == null || node.isNull()) {
+            lanes.put("standard", new ArrayList<>(providers.keySet()));
+            return lanes;
+        }
+        if (!node.isObject()) {
+            throw new ConfigException("lanes must map lane names to provider lists, was " + node);
+        }
+        node.fields().forEachRemaining(lane -> {
+            if (!lane.getValue().isArray()) {
+                throw new ConfigException(
+                        "lanes." + lane.getKey() + " must be a list of provider names, was " + lane.getValue());
+            }
+            List<String> members = new ArrayList<>();
+            lane.getValue().forEach(member -> members.add(member.asText()));
+            lanes.put(lane.getKey(), members);
+        });
+        return lanes;
+    }
+
+    private static String required(JsonNode p, String name, String field) {
+        String value = text(p, field);
+        if (value == null || value.isBlank()) {
+            throw new ConfigException("providers." + name + "." + field + " is required");
+        }
+        return value;
+    }
+
+    private static String text(JsonNode p, String field) {
+        JsonNode value = p.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+}
