@@ -1,0 +1,174 @@
+package io.idem.providers.fake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.outcome.GenerationResult;
+import io.idem.core.outcome.Outcome;
+import io.idem.core.spi.AttemptRef;
+import io.idem.core.spi.CancelAnswer;
+import io.idem.core.spi.ReconcileAnswer;
+import io.idem.providers.http.Credential;
+import io.idem.providers.http.VendorExchange;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Asks the fake vendor about an earlier call: what became of it (reconcile) and whether it can still
+ * be stopped (cancel). Lookups are GETs and cancels are idempotent, so neither can bill. Thread-safe.
+ */
+final class FakeFollowUp {
+    static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
+
+    private final HttpClient client;
+    private final FakeEndpoints endpoints;
+    private final Supplier<Credential> credential;
+    private final BigDecimal pricePerImage;
+
+    FakeFollowUp(
+            HttpClient client, FakeEndpoints endpoints, Supplier<Credential> credential, BigDecimal pricePerImage) {
+        this.client = client;
+        this.endpoints = endpoints;
+        this.credential = credential;
+        this.pricePerImage = pricePerImage;
+    }
+
+    ReconcileAnswer reconcile(AttemptRef attempt) {
+        if (credential.get() instanceof Credential.Missing missing) {
+            return new ReconcileAnswer.StillUnknown("cannot ask the vendor: " + missing.reason());
+        }
+        if (attempt.providerRequestId().isPresent()) {
+            VendorExchange byId =
+                    send(get(endpoints.generation(attempt.providerRequestId().get())));
+            // A 404 for an id the vendor itself gave us is odd; the reference is the better witness.
+            if (!(byId instanceof VendorExchange.Answered answered
+                    && answered.response().statusCode() == 404)) {
+                return reconciled(byId, attempt);
+            }
+        }
+        VendorExchange byReference = send(get(endpoints.byReference(attempt.reference())));
+        if (byReference instanceof VendorExchange.Answered answered
+                && answered.response().statusCode() == 404) {
+            return new ReconcileAnswer.NotBilled("the vendor never received reference " + attempt.reference());
+        }
+        return reconciled(byReference, attempt);
+    }
+
+    private ReconcileAnswer reconciled(VendorExchange exchange, AttemptRef attempt) {
+        return switch (exchange) {
+            case VendorExchange.Failed failed -> new ReconcileAnswer.StillUnknown("lookup failed: " + failed.detail());
+            case VendorExchange.Answered answered -> {
+                HttpResponse<byte[]> response = answered.response();
+                Optional<JsonNode> root = FakeGenerationJson.parse(response.body());
+                if (response.statusCode() != 200 || root.isEmpty()) {
+                    yield new ReconcileAnswer.StillUnknown("lookup answered HTTP " + response.statusCode());
+                }
+                yield fromStatus(root.get(), attempt);
+            }
+        };
+    }
+
+    private ReconcileAnswer fromStatus(JsonNode generation, AttemptRef attempt) {
+        String id = FakeGenerationJson.text(generation, "id")
+                .orElse(attempt.providerRequestId().orElse(null));
+        boolean billed = generation.path("billed").asBoolean(false);
+        String status = FakeGenerationJson.text(generation, "status").orElse("(none)");
+        return switch (status) {
+            case "succeeded" -> {
+                Optional<GenerationResult> result = FakeGenerationJson.images(generation);
+                if (result.isEmpty()) {
+                    yield new ReconcileAnswer.StillUnknown("vendor reports " + id + " succeeded but shows no image");
+                }
+                BigDecimal cost = FakeGenerationJson.cost(generation)
+                        .orElseGet(() -> pricePerImage.multiply(
+                                BigDecimal.valueOf(result.get().media().size())));
+                yield new ReconcileAnswer.Delivered(new Outcome.Confirmed(result.get(), 200, id, cost));
+            }
+            case "failed", "canceled" ->
+                billed
+                        ? new ReconcileAnswer.Failed("vendor reports " + id + " " + status + " and billed", true)
+                        : new ReconcileAnswer.NotBilled("vendor reports " + id + " " + status + ", not billed");
+            case "running" -> new ReconcileAnswer.StillUnknown("vendor reports " + id + " still running");
+            default -> new ReconcileAnswer.StillUnknown("vendor reports " + id + " in unknown status " + status);
+        };
+    }
+
+    CancelAnswer cancel(AttemptRef attempt) {
+        if (credential.get() instanceof Credential.Missing missing) {
+            return new CancelAnswer.Unclear("cannot ask the vendor: " + missing.reason());
+        }
+        return switch (target(attempt)) {
+            case Target.NotFound notFound -> notFound.answer();
+            case Target.Found found -> {
+                HttpRequest request = request(endpoints.cancel(found.id()))
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build();
+                yield switch (send(request)) {
+                    case VendorExchange.Failed failed -> new CancelAnswer.Unclear("cancel failed: " + failed.detail());
+                    case VendorExchange.Answered answered -> canceled(answered.response(), found.id());
+                };
+            }
+        };
+    }
+
+    /** The vendor id to cancel: the one we hold, else the one the vendor files under our reference. */
+    private sealed interface Target {
+        record Found(String id) implements Target {}
+
+        record NotFound(CancelAnswer answer) implements Target {}
+    }
+
+    private Target target(AttemptRef attempt) {
+        if (attempt.providerRequestId().isPresent()) {
+            return new Target.Found(attempt.providerRequestId().get());
+        }
+        return switch (send(get(endpoints.byReference(attempt.reference())))) {
+            case VendorExchange.Failed failed ->
+                new Target.NotFound(new CancelAnswer.Unclear("lookup failed: " + failed.detail()));
+            case VendorExchange.Answered answered
+            when answered.response().statusCode() == 404 ->
+                // Never received, or still on its way: nothing to cancel yet, and nothing proven.
+                new Target.NotFound(
+                        new CancelAnswer.Unclear("the vendor has no generation for reference " + attempt.reference()));
+            case VendorExchange.Answered answered ->
+                FakeGenerationJson.parse(answered.response().body())
+                        .filter(root -> answered.response().statusCode() == 200)
+                        .flatMap(root -> FakeGenerationJson.text(root, "id"))
+                        .<Target>map(Target.Found::new)
+                        .orElseGet(() -> new Target.NotFound(new CancelAnswer.Unclear(
+                                "lookup answered HTTP " + answered.response().statusCode())));
+        };
+    }
+
+    private static CancelAnswer canceled(HttpResponse<byte[]> response, String id) {
+        return switch (response.statusCode()) {
+            case 200 -> new CancelAnswer.Canceled("vendor canceled " + id);
+            case 409 ->
+                new CancelAnswer.TooLate("vendor says " + id + " already "
+                        + FakeGenerationJson.errorField(response.body(), "status")
+                                .orElse("finished"));
+            default -> new CancelAnswer.Unclear("cancel of " + id + " answered HTTP " + response.statusCode());
+        };
+    }
+
+    private HttpRequest get(URI uri) {
+        return request(uri).GET().build();
+    }
+
+    private HttpRequest.Builder request(URI uri) {
+        return credential
+                .get()
+                .applyTo(HttpRequest.newBuilder(uri)
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .timeout(LOOKUP_TIMEOUT)
+                        .header("Accept", "application/json"));
+    }
+
+    private VendorExchange send(HttpRequest request) {
+        return VendorExchange.sendWithoutBody(client, request);
+    }
+}

@@ -1,0 +1,108 @@
+package io.idem.providers.fake;
+
+import io.idem.providers.fake.SimulateMode.Fixed;
+import io.idem.providers.fake.VendorBodies.EmptySuccess;
+import io.idem.providers.fake.VendorBodies.ErrorBody;
+import io.idem.providers.fake.VendorBodies.GenerationView;
+import java.io.IOException;
+import java.time.Duration;
+
+/**
+ * {@code POST /v1/images/generations}: accepts a generation and acts out the fault named in {@code
+ * X-Idem-Simulate} (DESIGN §7, "The fake vendor"). What each mode bills is the point of the fake:
+ * the invoice it keeps is what Idem's audit must reconcile to.
+ */
+final class GenerationIntake {
+    static final String SIMULATE_HEADER = "X-Idem-Simulate";
+
+    private final GenerationBook book;
+
+    GenerationIntake(GenerationBook book) {
+        this.book = book;
+    }
+
+    Reply accept(RequestHead head, RequestBody body)
+            throws IOException, MalformedRequestException, InterruptedException {
+        SimulateMode mode = SimulateMode.parse(head.header(SIMULATE_HEADER).orElse("ok"));
+        return switch (mode) {
+            // Never reads the body, so never sends 100 Continue: a client that waited for it has
+            // provably kept its body, and the reset tells it nothing was served.
+            case Fixed.REFUSE -> new Reply.Reset();
+            // These answer from the head alone, the way a gateway sheds load before reading a body.
+            case SimulateMode.Unknown unknown ->
+                Reply.json(
+                        400, ErrorBody.of("unknown_simulate_mode", "unknown simulate mode '" + unknown.value() + "'"));
+            case Fixed.HTTP_503 -> Reply.json(503, ErrorBody.of("overloaded", "overloaded, nothing was generated"));
+            case Fixed.HTTP_429 -> rateLimited();
+            case Fixed.AUTH -> Reply.json(401, ErrorBody.of("invalid_api_key", "the API key is not valid"));
+            // These judge the request, so they read it first.
+            case Fixed.USER_ERROR -> afterReading(body, "invalid_size", "the requested size is not supported");
+            case Fixed.POLICY ->
+                afterReading(body, "content_policy_violation", "the prompt was rejected by the safety system");
+            case Fixed.OK -> withRequest(body, request -> success(book.record(request, GenerationStatus.SUCCEEDED)));
+            case Fixed.MALFORMED ->
+                withRequest(body, request -> emptySuccess(book.record(request, GenerationStatus.FAILED)));
+            case Fixed.TIMEOUT ->
+                withRequest(body, request -> recordThen(request, GenerationStatus.SUCCEEDED, new Reply.Hold()));
+            case Fixed.DISCONNECT ->
+                withRequest(body, request -> recordThen(request, GenerationStatus.SUCCEEDED, new Reply.Reset()));
+            case Fixed.LOST ->
+                withRequest(body, request -> recordThen(request, GenerationStatus.FAILED, new Reply.Reset()));
+            case SimulateMode.Slow slow -> withRequest(body, request -> slowly(request, slow.delay()));
+        };
+    }
+
+    private Reply recordThen(GenerationRequest request, GenerationStatus end, Reply reply) {
+        book.record(request, end);
+        return reply;
+    }
+
+    private static Reply rateLimited() {
+        return new Reply.Answer(WireResponse.json(429, ErrorBody.of("rate_limited", "too many requests"))
+                .withHeader("Retry-After", "1"));
+    }
+
+    private static Reply afterReading(RequestBody body, String code, String message)
+            throws IOException, MalformedRequestException {
+        body.read();
+        return Reply.json(400, ErrorBody.invalidRequest(code, message));
+    }
+
+    /** Claims success and carries no image: the {@code malformed} answer. */
+    private static Reply emptySuccess(Generation generation) {
+        return Reply.json(200, new EmptySuccess(generation.id()));
+    }
+
+    /** Runs for {@code delay}, then bills and answers, unless the generation is canceled meanwhile. */
+    private Reply slowly(GenerationRequest request, Duration delay) throws InterruptedException {
+        Generation running = book.start(request);
+        book.awaitCancel(running.id(), delay);
+        Generation done = book.finish(running.id(), GenerationStatus.SUCCEEDED);
+        return switch (done.status()) {
+            case SUCCEEDED -> success(done);
+            case CANCELED ->
+                Reply.json(409, ErrorBody.of("canceled", "the generation was canceled before it finished"));
+            case RUNNING, FAILED ->
+                throw new IllegalStateException("generation " + done.id() + " ended " + done.status());
+        };
+    }
+
+    private static Reply success(Generation generation) {
+        return new Reply.Answer(
+                WireResponse.json(200, GenerationView.of(generation)).withHeader("X-Request-Id", generation.id()));
+    }
+
+    private static Reply withRequest(RequestBody body, Work work)
+            throws IOException, MalformedRequestException, InterruptedException {
+        return switch (GenerationRequestReader.read(body.read())) {
+            case GenerationRequestReader.Valid valid -> work.run(valid.request());
+            case GenerationRequestReader.Invalid invalid ->
+                Reply.json(400, ErrorBody.invalidRequest(invalid.code(), invalid.message()));
+        };
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        Reply run(GenerationRequest request) throws InterruptedException;
+    }
+}

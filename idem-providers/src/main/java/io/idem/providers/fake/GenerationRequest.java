@@ -1,0 +1,49 @@
+package io.idem.providers.fake;
+
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A validated {@code POST /v1/images/generations} body.
+ *
+ * @param reference the caller's own id for the call (Idem's attempt id), or {@code null}
+ */
+record GenerationRequest(String model, String prompt, String size, int n, String reference) {
+
+    static final int MAX_N = 10;
+    static final int MAX_PROMPT = 32_000;
+    static final int MAX_REFERENCE = 200;
+    private static final Pattern SIZE = Pattern.compile("([1-9][0-9]{0,3})x([1-9][0-9]{0,3})");
+
+    GenerationRequest {
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(prompt, "prompt");
+        if (!SIZE.matcher(size).matches()) {
+            throw new IllegalArgumentException("size must look like 1024x1024, was " + size);
+        }
+        if (n < 1 || n > MAX_N) {
+            throw new IllegalArgumentException("n must be 1.." + MAX_N + ", was " + n);
+        }
+    }
+
+    static boolean validSize(String size) {
+        return SIZE.matcher(size).matches();
+    }
+
+    int width() {
+        return dimension(1);
+    }
+
+    int height() {
+        return dimension(2);
+    }
+
+    private int dimension(int group) {
+        Matcher matcher = SIZE.matcher(size);
+        if (!matcher.matches()) {
+            throw new IllegalStateException("size was validated: " + size);
+        }
+        return Integer.parseInt(matcher.group(group));
+    }
+}

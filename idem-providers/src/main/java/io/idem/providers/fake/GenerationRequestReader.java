@@ -1,0 +1,64 @@
+package io.idem.providers.fake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+
+/** Reads a generation request body, naming the first thing wrong with it the way a vendor would. */
+final class GenerationRequestReader {
+    private GenerationRequestReader() {}
+
+    sealed interface Result {}
+
+    record Valid(GenerationRequest request) implements Result {}
+
+    record Invalid(String code, String message) implements Result {}
+
+    static Result read(byte[] body) {
+        JsonNode root;
+        try {
+            root = VendorBodies.JSON.readTree(body);
+        } catch (IOException e) {
+            return new Invalid("invalid_json", "the body is not valid JSON");
+        }
+        if (root == null || !root.isObject()) {
+            return new Invalid("invalid_json", "the body must be a JSON object");
+        }
+        JsonNode model = root.path("model");
+        if (!model.isTextual() || model.asText().isBlank()) {
+            return new Invalid("missing_model", "model is required");
+        }
+        JsonNode prompt = root.path("prompt");
+        if (!prompt.isTextual() || prompt.asText().isBlank()) {
+            return new Invalid("missing_prompt", "prompt is required");
+        }
+        if (prompt.asText().length() > GenerationRequest.MAX_PROMPT) {
+            return new Invalid("prompt_too_long", "prompt exceeds " + GenerationRequest.MAX_PROMPT + " characters");
+        }
+        JsonNode size = root.path("size");
+        if (!size.isMissingNode() && !(size.isTextual() && GenerationRequest.validSize(size.asText()))) {
+            return new Invalid("invalid_size", "size must be WIDTHxHEIGHT, each 1..9999");
+        }
+        JsonNode n = root.path("n");
+        if (!n.isMissingNode()
+                && !(n.isIntegralNumber()
+                        && n.canConvertToInt()
+                        && n.asInt() >= 1
+                        && n.asInt() <= GenerationRequest.MAX_N)) {
+            return new Invalid("invalid_n", "n must be an integer 1.." + GenerationRequest.MAX_N);
+        }
+        JsonNode reference = root.path("reference");
+        if (!reference.isMissingNode()
+                && !reference.isNull()
+                && !(reference.isTextual() && reference.asText().length() <= GenerationRequest.MAX_REFERENCE)) {
+            return new Invalid(
+                    "invalid_reference",
+                    "reference must be a string of at most " + GenerationRequest.MAX_REFERENCE + " characters");
+        }
+        return new Valid(new GenerationRequest(
+                model.asText(),
+                prompt.asText(),
+                size.isMissingNode() ? "1024x1024" : size.asText(),
+                n.isMissingNode() ? 1 : n.asInt(),
+                reference.isTextual() ? reference.asText() : null));
+    }
+}

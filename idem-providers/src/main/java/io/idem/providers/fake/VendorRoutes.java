@@ -1,0 +1,89 @@
+package io.idem.providers.fake;
+
+import io.idem.providers.fake.VendorBodies.ErrorBody;
+import io.idem.providers.fake.VendorBodies.ErrorDetail;
+import io.idem.providers.fake.VendorBodies.GenerationView;
+import io.idem.providers.fake.VendorBodies.LedgerView;
+import io.idem.providers.fake.VendorBodies.Status;
+import java.io.IOException;
+import java.util.Optional;
+
+/** Maps a request to the fake vendor's endpoint for it. Thread-safe: all state is in the book. */
+final class VendorRoutes {
+    static final String GENERATIONS = "/v1/images/generations";
+
+    private final GenerationBook book;
+    private final GenerationIntake intake;
+
+    VendorRoutes(GenerationBook book) {
+        this.book = book;
+        this.intake = new GenerationIntake(book);
+    }
+
+    Reply handle(RequestHead head, RequestBody body)
+            throws IOException, MalformedRequestException, InterruptedException {
+        String path = head.path();
+        String method = head.method();
+        if (path.equals("/health")) {
+            return only("GET", method, () -> Reply.json(200, new Status("ok")));
+        }
+        if (path.equals("/ledger")) {
+            return only("GET", method, () -> Reply.json(200, LedgerView.of(book.ledger())));
+        }
+        if (path.equals(GENERATIONS)) {
+            return switch (method) {
+                case "POST" -> intake.accept(head, body);
+                case "GET" -> byReference(head);
+                default -> methodNotAllowed("GET, POST");
+            };
+        }
+        if (path.startsWith(GENERATIONS + "/")) {
+            String[] rest = path.substring(GENERATIONS.length() + 1).split("/", -1);
+            if (rest.length == 1 && !rest[0].isEmpty()) {
+                return only("GET", method, () -> view(book.find(rest[0])));
+            }
+            if (rest.length == 2 && rest[1].equals("cancel")) {
+                return only("POST", method, () -> cancel(rest[0]));
+            }
+        }
+        return Reply.json(404, ErrorBody.of("not_found", "no route " + path));
+    }
+
+    private Reply byReference(RequestHead head) {
+        String reference = head.query().get("reference");
+        if (reference == null || reference.isEmpty()) {
+            return Reply.json(400, ErrorBody.invalidRequest("missing_reference", "give ?reference=..."));
+        }
+        return view(book.findByReference(reference));
+    }
+
+    private static Reply view(Optional<Generation> generation) {
+        return generation
+                .map(g -> Reply.json(200, GenerationView.of(g)))
+                .orElseGet(() -> Reply.json(404, ErrorBody.of("not_found", "no such generation")));
+    }
+
+    private Reply cancel(String id) {
+        return switch (book.cancel(id)) {
+            case CancelResult.Canceled canceled -> Reply.json(200, new Status("canceled"));
+            case CancelResult.AlreadyFinished finished ->
+                Reply.json(
+                        409,
+                        new ErrorBody(new ErrorDetail(
+                                null,
+                                "already_finished",
+                                "the generation already ended",
+                                finished.generation().status().wire())));
+            case CancelResult.NotFound notFound -> Reply.json(404, ErrorBody.of("not_found", "no such generation"));
+        };
+    }
+
+    private static Reply only(String allowed, String method, java.util.function.Supplier<Reply> route) {
+        return allowed.equals(method) ? route.get() : methodNotAllowed(allowed);
+    }
+
+    private static Reply methodNotAllowed(String allowed) {
+        return new Reply.Answer(WireResponse.json(405, ErrorBody.of("method_not_allowed", "use " + allowed))
+                .withHeader("Allow", allowed));
+    }
+}

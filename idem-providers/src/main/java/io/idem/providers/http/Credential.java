@@ -1,0 +1,60 @@
+package io.idem.providers.http;
+
+import io.idem.core.provider.ProviderSettings;
+import java.net.http.HttpRequest;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+/**
+ * A provider's API key, read from the environment variable its settings name (DESIGN §7: keys never
+ * live in config files). The secret is never printed: {@link Bearer#toString()} redacts it and no
+ * message here quotes it.
+ */
+public sealed interface Credential {
+
+    /** The provider needs no key. */
+    record None() implements Credential {}
+
+    /** A key to send as {@code Authorization: Bearer}. */
+    record Bearer(String secret) implements Credential {
+        public Bearer {
+            Objects.requireNonNull(secret, "secret");
+        }
+
+        @Override
+        public String toString() {
+            return "Bearer[redacted]";
+        }
+    }
+
+    /** The key is configured but cannot be used; {@code reason} names the variable, never its value. */
+    record Missing(String variable, String reason) implements Credential {}
+
+    /** Reads the key named by {@code settings.apiKeyEnv()} through {@code environment} (e.g. {@code System::getenv}). */
+    static Credential resolve(ProviderSettings settings, UnaryOperator<String> environment) {
+        if (settings.apiKeyEnv().isEmpty()) {
+            return new None();
+        }
+        String variable = settings.apiKeyEnv().get();
+        String secret = environment.apply(variable);
+        if (secret == null || secret.isBlank()) {
+            return new Missing(variable, "environment variable " + variable + " is not set");
+        }
+        // A key with control characters would be refused by the HTTP client, whose message might
+        // quote it; refuse it here instead, without quoting it.
+        if (secret.strip().chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            return new Missing(
+                    variable, "environment variable " + variable + " holds characters not allowed in a header");
+        }
+        return new Bearer(secret.strip());
+    }
+
+    /** Adds the key to {@code request}, if there is one to add. */
+    default HttpRequest.Builder applyTo(HttpRequest.Builder request) {
+        return switch (this) {
+            case Bearer bearer -> request.header("Authorization", "Bearer " + bearer.secret());
+            case None none -> request;
+            case Missing missing -> throw new IllegalStateException("no usable key in " + missing.variable());
+        };
+    }
+}
