@@ -46,7 +46,7 @@ public final class ApiErrors {
         return switch (status) {
             case 413 -> "payload_too_large";
             case 415 -> "unsupported_media_type";
-            case 404 -> "not_found";
+            case 404 -> "route_not_found";
             default -> "http_" + status;
         };
     }
