@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,19 +37,32 @@ final class JobRun {
     private final AssetStore assets;
     private final InstantSource clock;
     private final String actor;
+    private final BooleanSupplier stopping;
 
-    JobRun(JobQueueStore store, ProviderRegistry providers, AssetStore assets, InstantSource clock, String actor) {
+    JobRun(
+            JobQueueStore store,
+            ProviderRegistry providers,
+            AssetStore assets,
+            InstantSource clock,
+            String actor,
+            BooleanSupplier stopping) {
         this.store = store;
         this.providers = providers;
         this.assets = assets;
         this.clock = clock;
         this.actor = actor;
+        this.stopping = stopping;
     }
 
     void run(ClaimedJob claimed) {
         Job job = claimed.job();
         List<String> markers = new ArrayList<>();
         for (String name : job.spec().candidates()) {
+            if (stopping.getAsBoolean()) {
+                // Shutting down between calls: hand the job back rather than start another paid call.
+                store.release(claimed.lease(), actor, clock.instant());
+                return;
+            }
             if (claimed.attemptedThisRound().contains(name)) {
                 markers.add(name + "=already_attempted");
                 continue;

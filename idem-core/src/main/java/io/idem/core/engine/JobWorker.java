@@ -49,7 +49,7 @@ public final class JobWorker implements AutoCloseable {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
-        this.run = new JobRun(store, providers, assets, clock, "worker:" + settings.workerId());
+        this.run = new JobRun(store, providers, assets, clock, "worker:" + settings.workerId(), () -> !running);
         this.slots = new Semaphore(settings.concurrency());
     }
 

@@ -1,0 +1,54 @@
+package io.idem.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The module arrows of DESIGN §8: dependencies point inward only. */
+class ArchitectureTest {
+    private static final JavaClasses IDEM = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.idem");
+
+    @Test
+    void coreDependsOnNothingButTheJdkAndSlf4j() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideOutsideOfPackages("io.idem.core..", "java..", "javax..", "org.slf4j..")
+                .check(IDEM);
+    }
+
+    @Test
+    void postgresAndProvidersDoNotKnowEachOtherOrTheServer() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.postgres..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.idem.providers..", "io.idem.server..")
+                .check(IDEM);
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.providers..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.idem.postgres..", "io.idem.server..")
+                .check(IDEM);
+    }
+
+    @Test
+    void coreLogicReadsTimeOnlyFromAnInjectedClock() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.core..")
+                .should()
+                .callMethod(java.time.Instant.class, "now")
+                .check(IDEM);
+    }
+}

@@ -1,0 +1,71 @@
+package io.idem.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ConfigLoaderTest {
+    private static IdemConfig load(Map<String, String> env) {
+        return new ConfigLoader(env).load(Optional.empty());
+    }
+
+    @Test
+    void withNothingConfiguredTheDemoHasTwoInProcessFakesInLaneStandard() {
+        IdemConfig config = load(Map.of());
+        assertThat(config.routing().lanes()).containsEntry("standard", java.util.List.of("primary", "backup"));
+        assertThat(config.inProcessFakes()).containsExactlyInAnyOrder("primary", "backup");
+        assertThat(config.port()).isEqualTo(8080);
+    }
+
+    @Test
+    void aBadValueFailsWithTheSettingAndTheValueNamed() {
+        assertThatThrownBy(() -> load(Map.of("IDEM_PORT", "eighty")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("IDEM_PORT")
+                .hasMessageContaining("eighty");
+        assertThatThrownBy(() -> load(Map.of("RECONCILE_INTERVAL_SECONDS", "0")))
+                .hasMessageContaining("RECONCILE_INTERVAL_SECONDS")
+                .hasMessageContaining("0");
+        assertThatThrownBy(() -> load(Map.of("PROVIDERS_JSON", "{\"providers\": {\"p\": {\"adapter\": \"dalle\"}}}")))
+                .hasMessageContaining("dalle");
+        assertThatThrownBy(() -> load(Map.of(
+                        "PROVIDERS_JSON",
+                        "{\"providers\": {\"p\": {\"adapter\": \"fake\"}}, \"lanes\": {\"fast\": [\"q\"]}}")))
+                .hasMessageContaining("'q'");
+        assertThatThrownBy(() -> load(Map.of("PROVIDERS_JSON", "{not json"))).hasMessageContaining("PROVIDERS_JSON");
+    }
+
+    @Test
+    void theFileIsReadAndTheEnvironmentWins() throws Exception {
+        Path file = Files.createTempFile("idem", ".yaml");
+        Files.writeString(file, """
+                port: 9000
+                openai_wait_seconds: 3
+                providers:
+                  main: {adapter: fake, base_url: "http://127.0.0.1:9101", api_key_env: FAKE_KEY}
+                lanes:
+                  fast: [main]
+                """);
+        IdemConfig config = new ConfigLoader(Map.of("IDEM_PORT", "9001")).load(Optional.of(file));
+        assertThat(config.port()).isEqualTo(9001);
+        assertThat(config.openaiWait().toSeconds()).isEqualTo(3);
+        assertThat(config.routing().defaultLane()).isEqualTo("fast");
+        assertThat(config.inProcessFakes()).isEmpty();
+    }
+
+    @Test
+    void theDescriptionNeverShowsSecrets() {
+        IdemConfig config = load(Map.of(
+                "IDEM_SECRET", "super-secret-value-123",
+                "IDEM_BOOTSTRAP_KEY", "idem_bootstrap_secret_1",
+                "IDEM_DATABASE_URL", "postgresql://idem:hunter2@db.example:5432/idem"));
+        assertThat(config.describe())
+                .doesNotContain("super-secret-value-123", "idem_bootstrap_secret_1", "hunter2")
+                .contains("[redacted]");
+    }
+}
