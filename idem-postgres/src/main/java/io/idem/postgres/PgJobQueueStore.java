@@ -207,8 +207,7 @@ public final class PgJobQueueStore implements JobQueueStore {
         };
     }
 
-    private static void insertAssets(Connection c, UUID attemptId, List<StoredAsset> assets, Instant now)
-            throws SQLException {
+    static void insertAssets(Connection c, UUID attemptId, List<StoredAsset> assets, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT_ASSET)) {
             for (StoredAsset asset : assets) {
                 ps.setObject(1, asset.id());

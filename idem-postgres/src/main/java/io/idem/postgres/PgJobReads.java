@@ -161,6 +161,35 @@ public final class PgJobReads {
         });
     }
 
+    /** Jobs parked in manual_review, oldest first. */
+    public List<Job> reviewQueue(int limit) {
+        return db.withConnection(c -> {
+            List<UUID> ids = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT id FROM jobs WHERE state = 'manual_review' ORDER BY review_since, id LIMIT ?")) {
+                ps.setInt(1, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        ids.add(rs.getObject(1, UUID.class));
+                    }
+                }
+            }
+            return byIds(c, ids);
+        });
+    }
+
+    /** The jobs with these ids, with attempts and result assets, in id order of {@code ids}. */
+    static List<Job> byIds(Connection c, List<UUID> ids) throws SQLException {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS
+                + " FROM jobs j WHERE j.id = ANY (?) ORDER BY j.review_since NULLS LAST, j.created_at, j.id")) {
+            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            return readJobs(c, ps);
+        }
+    }
+
     /** Reads job rows, then their attempts and result assets in two more statements. */
     private static List<Job> readJobs(Connection c, PreparedStatement ps) throws SQLException {
         List<Job> rows = new ArrayList<>();

@@ -22,11 +22,12 @@ public final class Adapters {
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .executor(Executors.newVirtualThreadPerTaskExecutor())
                 .build();
-        return switch (settings.adapter()) {
+        ProviderAdapter adapter = switch (settings.adapter()) {
             case "fake" -> new FakeAdapter(settings, client);
             default ->
                 throw new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
                         + settings.adapter() + "'; known: " + KNOWN);
         };
+        return settings.poll() && settings.cancel() ? adapter : new LimitedAdapter(adapter, settings);
     }
 }

@@ -43,6 +43,7 @@ public final class IdemServer implements AutoCloseable {
     private HttpApi http;
     private JobWorker worker;
     private LeaseSweeper sweeper;
+    private io.idem.core.engine.Reconciler reconciler;
 
     private IdemServer() {}
 
@@ -95,6 +96,16 @@ public final class IdemServer implements AutoCloseable {
         JobWakeups wakeups = new JobWakeups(database, wakeWorkers);
         resources.push(wakeups);
         PgJobIntake intake = new PgJobIntake(database);
+        var review = new io.idem.postgres.PgReviewStore(database);
+        Runnable requeued = () -> {
+            wakeWorkers.run();
+            wakeups.announce();
+        };
+        reconciler = new io.idem.core.engine.Reconciler(
+                review, registry, assets, clock, config.reconcileInterval(), config.reconcileMaxAge(), requeued);
+        resources.push(reconciler);
+        var canceller =
+                new io.idem.core.engine.JobCanceller(new io.idem.postgres.PgCancelStore(database), registry, clock);
         resources.push(Maintenance.start(intake, clock));
 
         if (config.role().servesApi()) {
@@ -109,16 +120,17 @@ public final class IdemServer implements AutoCloseable {
                             intake,
                             new PgJobReads(database),
                             assets,
-                            () -> {
-                                wakeWorkers.run();
-                                wakeups.announce();
-                            },
+                            requeued,
+                            review,
+                            reconciler,
+                            canceller,
                             clock));
             resources.push(http);
         }
         if (worker != null) {
             worker.start();
             sweeper.start();
+            reconciler.start();
         }
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
     }
@@ -167,6 +179,10 @@ public final class IdemServer implements AutoCloseable {
 
     public JobWorker worker() {
         return worker;
+    }
+
+    public io.idem.core.engine.Reconciler reconciler() {
+        return reconciler;
     }
 
     public LeaseSweeper sweeper() {

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  * @param defaultModel the vendor model id used when a request names none
  * @param models Idem model name → vendor model id
  * @param costPerImageUsd what one delivered image costs, for the audit
+ * @param poll whether Idem may ask the vendor later what became of a call (reconcile)
+ * @param cancel whether Idem may ask the vendor to cancel a call in flight
  */
 public record ProviderSettings(
         String name,
@@ -26,7 +28,9 @@ public record ProviderSettings(
         Map<String, String> models,
         Duration connectTimeout,
         BigDecimal costPerImageUsd,
-        boolean enabled) {
+        boolean enabled,
+        boolean poll,
+        boolean cancel) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
 
@@ -53,10 +57,45 @@ public record ProviderSettings(
         }
     }
 
+    /** A provider that can be polled and canceled (the capabilities a vendor's API usually has). */
+    public ProviderSettings(
+            String name,
+            String adapter,
+            URI baseUrl,
+            Optional<String> apiKeyEnv,
+            String defaultModel,
+            Map<String, String> models,
+            Duration connectTimeout,
+            BigDecimal costPerImageUsd,
+            boolean enabled) {
+        this(
+                name,
+                adapter,
+                baseUrl,
+                apiKeyEnv,
+                defaultModel,
+                models,
+                connectTimeout,
+                costPerImageUsd,
+                enabled,
+                true,
+                true);
+    }
+
     /** The same provider reached at another address (an in-process fake's real port). */
     public ProviderSettings withBaseUrl(URI url) {
         return new ProviderSettings(
-                name, adapter, url, apiKeyEnv, defaultModel, models, connectTimeout, costPerImageUsd, enabled);
+                name,
+                adapter,
+                url,
+                apiKeyEnv,
+                defaultModel,
+                models,
+                connectTimeout,
+                costPerImageUsd,
+                enabled,
+                poll,
+                cancel);
     }
 
     /** Whether this provider serves the Idem model name {@code model}. */

@@ -29,6 +29,9 @@ public final class HttpApi implements AutoCloseable {
             PgJobReads reads,
             AssetStore assets,
             Runnable wakeWorkers,
+            io.idem.core.spi.ReviewStore review,
+            io.idem.core.engine.Reconciler reconciler,
+            io.idem.core.engine.JobCanceller canceller,
             InstantSource clock) {}
 
     private HttpApi(Javalin app, String host) {
@@ -62,6 +65,9 @@ public final class HttpApi implements AutoCloseable {
                             maxBytes)
                     .install(c);
             new AdminKeysApi(auth, parts.keys()).install(c);
+            new ReviewApi(auth, parts.reads(), parts.review(), parts.reconciler(), parts.assets(), links, parts.clock())
+                    .install(c);
+            new CancelApi(auth, parts.reads(), parts.canceller(), links).install(c);
             new ProvidersApi(auth, parts.registry(), parts.routing(), parts.reads(), parts.clock()).install(c);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
             c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));

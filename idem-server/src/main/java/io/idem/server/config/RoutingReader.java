@@ -29,7 +29,9 @@ final class RoutingReader {
             "models",
             "connect_timeout_ms",
             "cost_per_image_usd",
-            "enabled");
+            "enabled",
+            "poll",
+            "cancel");
     private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("fake", "http://127.0.0.1:0");
     private static final Map<String, String> DEFAULT_MODELS = Map.of("fake", "fake-image-v1");
 
@@ -164,7 +166,9 @@ final class RoutingReader {
             throw new ConfigException(
                     where + ".cost_per_image_usd must be a number, was " + p.get("cost_per_image_usd"));
         }
-        boolean enabled = !p.has("enabled") || p.get("enabled").asBoolean(true);
+        boolean enabled = flag(p, where, "enabled");
+        boolean poll = flag(p, where, "poll");
+        boolean cancel = flag(p, where, "cancel");
         try {
             return new ProviderSettings(
                     name,
@@ -175,7 +179,9 @@ final class RoutingReader {
                     models,
                     Duration.ofMillis(connectMs),
                     cost,
-                    enabled);
+                    enabled,
+                    poll,
+                    cancel);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + e.getMessage(), e);
         }
@@ -200,6 +206,17 @@ final class RoutingReader {
             lanes.put(lane.getKey(), members);
         });
         return lanes;
+    }
+
+    private static boolean flag(JsonNode p, String where, String field) {
+        JsonNode value = p.get(field);
+        if (value == null || value.isNull()) {
+            return true;
+        }
+        if (!value.isBoolean()) {
+            throw new ConfigException(where + "." + field + " must be true or false, was " + value);
+        }
+        return value.asBoolean();
     }
 
     private static String required(JsonNode p, String name, String field) {

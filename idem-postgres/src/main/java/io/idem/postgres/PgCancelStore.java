@@ -1,0 +1,151 @@
+package io.idem.postgres;
+
+import io.idem.core.domain.JobState;
+import io.idem.core.domain.JobTransitions;
+import io.idem.core.spi.CancelStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Cancel moves on PostgreSQL, each one statement with its event. */
+public final class PgCancelStore implements CancelStore {
+    private final Database db;
+
+    public PgCancelStore(Database db) {
+        this.db = db;
+    }
+
+    private static final String MOVE = """
+            WITH moved AS (
+                UPDATE jobs
+                   SET state = ?, review_reason = ?, review_since = CASE WHEN ?::text IS NULL THEN NULL ELSE ?::timestamptz END,
+                       error_code = ?, error_message = ?, error_class = ?,
+                       lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
+                 WHERE id = ? AND state = ?
+                RETURNING id
+            ), attempt AS (
+                UPDATE provider_attempts a
+                   SET status = ?, billable = COALESCE(?, a.billable),
+                       error_class = COALESCE(?, a.error_class), error_code = COALESCE(?, a.error_code),
+                       finished_at = COALESCE(a.finished_at, ?)
+                  FROM moved
+                 WHERE a.id = ?::uuid AND a.job_id = moved.id
+            ), events AS (
+                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+                SELECT id, ?, ?, ?, ?, jsonb_strip_nulls(jsonb_build_object('attempt_id', ?::text, 'detail', ?::text)), ?
+                  FROM moved
+            )
+            SELECT count(*) FROM moved
+            """;
+
+    private boolean move(
+            UUID jobId,
+            JobState from,
+            JobState to,
+            String reviewReason,
+            String errorCode,
+            UUID attemptId,
+            String attemptStatus,
+            String billable,
+            String attemptClass,
+            String attemptCode,
+            String eventType,
+            String actor,
+            String detail,
+            Instant now) {
+        JobTransitions.check(from, to);
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement(MOVE)) {
+                var ts = JobRows.timestamp(now);
+                String attemptText = attemptId == null ? null : attemptId.toString();
+                int i = 1;
+                ps.setString(i++, to.wire());
+                ps.setString(i++, reviewReason);
+                ps.setString(i++, reviewReason);
+                ps.setTimestamp(i++, ts);
+                ps.setString(i++, errorCode);
+                ps.setString(i++, errorCode == null ? null : "canceled by the client");
+                ps.setString(i++, errorCode == null ? null : "canceled");
+                ps.setTimestamp(i++, ts);
+                ps.setObject(i++, jobId);
+                ps.setString(i++, from.wire());
+                ps.setString(i++, attemptStatus);
+                ps.setString(i++, billable);
+                ps.setString(i++, attemptClass);
+                ps.setString(i++, attemptCode);
+                ps.setTimestamp(i++, ts);
+                ps.setString(i++, attemptText);
+                ps.setString(i++, eventType);
+                ps.setString(i++, from.wire());
+                ps.setString(i++, to.wire());
+                ps.setString(i++, actor);
+                ps.setString(i++, attemptText);
+                ps.setString(i++, detail);
+                ps.setTimestamp(i, ts);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1) == 1;
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean cancelQueued(UUID jobId, String actor, Instant now) {
+        return move(
+                jobId,
+                JobState.QUEUED,
+                JobState.CANCELED,
+                null,
+                "canceled",
+                null,
+                "failed",
+                null,
+                null,
+                null,
+                "job.canceled",
+                actor,
+                null,
+                now);
+    }
+
+    @Override
+    public boolean cancelRunning(UUID jobId, Optional<UUID> openAttempt, String actor, String detail, Instant now) {
+        return move(
+                jobId,
+                JobState.RUNNING,
+                JobState.CANCELED,
+                null,
+                "canceled",
+                openAttempt.orElse(null),
+                "failed",
+                "no",
+                "unavailable",
+                "canceled",
+                "job.canceled",
+                actor,
+                detail,
+                now);
+    }
+
+    @Override
+    public boolean parkRunning(UUID jobId, UUID openAttempt, String actor, String detail, Instant now) {
+        return move(
+                jobId,
+                JobState.RUNNING,
+                JobState.MANUAL_REVIEW,
+                "cancel_unconfirmed",
+                null,
+                openAttempt,
+                "unconfirmed",
+                "unknown",
+                "unconfirmed",
+                "cancel_unconfirmed",
+                "job.manual_review",
+                actor,
+                detail,
+                now);
+    }
+}
