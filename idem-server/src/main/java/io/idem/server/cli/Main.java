@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "idem 0.1.0",
         description = "Billing-safe failover gateway for paid AI generation.",
-        subcommands = {ServeCommand.class, FakeProviderCommand.class, KeysCommand.class})
+        subcommands = {ServeCommand.class, FakeProviderCommand.class, KeysCommand.class, ReviewCommand.class})
 public final class Main implements Runnable {
     public static void main(String[] args) {
         System.exit(new CommandLine(new Main()).execute(args));
