@@ -1,0 +1,90 @@
+package io.idem.providers.http;
+
+import io.idem.core.outcome.GenerationResult;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Fetches a delivered file from a vendor's (expiring) URL so Idem keeps its own copy. Refuses
+ * anything that is not an image or video, anything over the size limit, and non-200 answers.
+ * Thread-safe.
+ */
+public final class MediaDownloader {
+    /** The default ceiling for one file. */
+    public static final long DEFAULT_MAX_BYTES = 64L * 1024 * 1024;
+
+    private static final Set<String> TYPES =
+            Set.of("image/png", "image/jpeg", "image/webp", "image/svg+xml", "image/gif", "video/mp4");
+
+    private final HttpClient client;
+    private final long maxBytes;
+
+    public MediaDownloader(HttpClient client, long maxBytes) {
+        this.client = client;
+        this.maxBytes = maxBytes;
+    }
+
+    /** Why a download failed; the message never carries the (signed, possibly secret) URL's query. */
+    public static final class DownloadException extends Exception {
+        public DownloadException(String message) {
+            super(message);
+        }
+    }
+
+    public GenerationResult.Media fetch(URI url, Duration timeout) throws DownloadException {
+        if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
+            throw new DownloadException("refusing a media URL with scheme '" + url.getScheme() + "'");
+        }
+        HttpRequest request = HttpRequest.newBuilder(url).timeout(timeout).GET().build();
+        HttpResponse<InputStream> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new DownloadException("could not fetch media from " + url.getHost() + ": "
+                    + e.getClass().getSimpleName());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DownloadException("interrupted while fetching media");
+        }
+        try (InputStream body = response.body()) {
+            if (response.statusCode() != 200) {
+                throw new DownloadException("media host " + url.getHost() + " answered " + response.statusCode());
+            }
+            String type = response.headers()
+                    .firstValue("Content-Type")
+                    .orElse("")
+                    .split(";")[0]
+                    .trim()
+                    .toLowerCase(Locale.ROOT);
+            if (!TYPES.contains(type)) {
+                throw new DownloadException("refusing media of type '" + type + "'");
+            }
+            long declared =
+                    response.headers().firstValueAsLong("Content-Length").orElse(-1);
+            if (declared > maxBytes) {
+                throw new DownloadException("refusing media of " + declared + " bytes (limit " + maxBytes + ")");
+            }
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            byte[] buffer = new byte[16 * 1024];
+            int read;
+            while ((read = body.read(buffer)) != -1) {
+                out.write(buffer, 0, read);
+                if (out.size() > maxBytes) {
+                    throw new DownloadException("refusing media over " + maxBytes + " bytes");
+                }
+            }
+            return new GenerationResult.Media(out.toByteArray(), type);
+        } catch (IOException e) {
+            throw new DownloadException("media download from " + url.getHost() + " broke off: "
+                    + e.getClass().getSimpleName());
+        }
+    }
+}
