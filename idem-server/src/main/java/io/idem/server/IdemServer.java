@@ -82,10 +82,11 @@ public final class IdemServer implements AutoCloseable {
         bootstrapAdmin(config, keys, console);
 
         var assets = new FileAssetStore(config.dataDir().resolve("assets"));
+        var webhookLinks = new io.idem.server.api.WebhookLinks(config.publicUrl(), secret);
         var queue = new PgJobQueueStore(database);
         Runnable wakeLocal = () -> {};
         if (config.role().runsWorker()) {
-            worker = new JobWorker(queue, registry, assets, clock, config.worker());
+            worker = new JobWorker(queue, registry, assets, clock, config.worker(), webhookLinks);
             resources.push(worker);
             JobWorker w = worker;
             wakeLocal = w::wake;
@@ -124,6 +125,8 @@ public final class IdemServer implements AutoCloseable {
                             review,
                             reconciler,
                             canceller,
+                            webhookLinks,
+                            new io.idem.postgres.PgWebhooks(database),
                             clock));
             resources.push(http);
         }

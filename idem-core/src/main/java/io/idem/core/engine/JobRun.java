@@ -6,6 +6,7 @@ import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.AheadResult;
 import io.idem.core.spi.AssetStore;
 import io.idem.core.spi.AttemptDraft;
+import io.idem.core.spi.CallbackAddress;
 import io.idem.core.spi.ClaimedJob;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.JobMove;
@@ -38,6 +39,7 @@ final class JobRun {
     private final InstantSource clock;
     private final String actor;
     private final BooleanSupplier stopping;
+    private final CallbackAddress callbacks;
 
     JobRun(
             JobQueueStore store,
@@ -45,13 +47,15 @@ final class JobRun {
             AssetStore assets,
             InstantSource clock,
             String actor,
-            BooleanSupplier stopping) {
+            BooleanSupplier stopping,
+            CallbackAddress callbacks) {
         this.store = store;
         this.providers = providers;
         this.assets = assets;
         this.clock = clock;
         this.actor = actor;
         this.stopping = stopping;
+        this.callbacks = callbacks;
     }
 
     void run(ClaimedJob claimed) {
@@ -127,7 +131,8 @@ final class JobRun {
                 Duration.ofSeconds(job.spec().timeoutSeconds()),
                 attemptId.toString(),
                 Optional.ofNullable(job.spec().simulate().get(name)),
-                requestId -> store.markSubmitted(attemptId, requestId));
+                requestId -> store.markSubmitted(attemptId, requestId),
+                callbacks.forAttempt(name, attemptId));
         long started = System.nanoTime();
         Outcome outcome = call(provider, call);
         long latencyMs = Duration.ofNanos(System.nanoTime() - started).toMillis();

@@ -1,6 +1,7 @@
 package io.idem.core.engine;
 
 import io.idem.core.spi.AssetStore;
+import io.idem.core.spi.CallbackAddress;
 import io.idem.core.spi.ClaimedJob;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Lease;
@@ -45,11 +46,13 @@ public final class JobWorker implements AutoCloseable {
             ProviderRegistry providers,
             AssetStore assets,
             InstantSource clock,
-            WorkerSettings settings) {
+            WorkerSettings settings,
+            CallbackAddress callbacks) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
-        this.run = new JobRun(store, providers, assets, clock, "worker:" + settings.workerId(), () -> !running);
+        this.run =
+                new JobRun(store, providers, assets, clock, "worker:" + settings.workerId(), () -> !running, callbacks);
         this.slots = new Semaphore(settings.concurrency());
     }
 

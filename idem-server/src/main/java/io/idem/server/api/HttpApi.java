@@ -32,6 +32,8 @@ public final class HttpApi implements AutoCloseable {
             io.idem.core.spi.ReviewStore review,
             io.idem.core.engine.Reconciler reconciler,
             io.idem.core.engine.JobCanceller canceller,
+            WebhookLinks webhookLinks,
+            io.idem.postgres.PgWebhooks webhooks,
             InstantSource clock) {}
 
     private HttpApi(Javalin app, String host) {
@@ -68,6 +70,7 @@ public final class HttpApi implements AutoCloseable {
             new ReviewApi(auth, parts.reads(), parts.review(), parts.reconciler(), parts.assets(), links, parts.clock())
                     .install(c);
             new CancelApi(auth, parts.reads(), parts.canceller(), links).install(c);
+            new HooksApi(parts.webhookLinks(), parts.webhooks(), parts.reconciler(), parts.clock()).install(c);
             new ProvidersApi(auth, parts.registry(), parts.routing(), parts.reads(), parts.clock()).install(c);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
             c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));

@@ -71,7 +71,9 @@ public final class ConfigLoader {
                         s.intValue("reconcile_max_age_seconds", "RECONCILE_MAX_AGE_SECONDS", 86_400, 60, 31_536_000)),
                 Duration.ofHours(
                         s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
-                s.intValue("max_request_bytes", null, 1_048_576, 1024, 64 * 1_048_576));
+                s.intValue("max_request_bytes", null, 1_048_576, 1024, 64 * 1_048_576),
+                Optional.ofNullable(s.text("public_url", "IDEM_PUBLIC_URL", null))
+                        .map(ConfigLoader::publicUrl));
     }
 
     private static IdemConfig.NodeRole role(String value) {
@@ -81,6 +83,19 @@ public final class ConfigLoader {
             case "all" -> IdemConfig.NodeRole.ALL;
             default -> throw new ConfigException("role must be api, worker or all, was '" + value + "'");
         };
+    }
+
+    private static java.net.URI publicUrl(String value) {
+        try {
+            java.net.URI uri =
+                    java.net.URI.create(value.endsWith("/") ? value.substring(0, value.length() - 1) : value);
+            if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
+                throw new IllegalArgumentException();
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("public_url / IDEM_PUBLIC_URL must be an http(s) URL, was '" + value + "'");
+        }
     }
 
     /** Accepts {@code postgresql://user:pw@host/db} as well as {@code jdbc:postgresql://…}. */

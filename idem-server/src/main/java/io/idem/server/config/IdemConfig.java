@@ -13,6 +13,7 @@ import java.util.Set;
  * ConfigLoader}; secrets are held as values here but never rendered by {@link #describe()}.
  *
  * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
+ * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
  */
 public record IdemConfig(
         String host,
@@ -29,7 +30,8 @@ public record IdemConfig(
         Duration reconcileInterval,
         Duration reconcileMaxAge,
         Duration idempotencyRetention,
-        long maxRequestBytes) {
+        long maxRequestBytes,
+        Optional<java.net.URI> publicUrl) {
 
     public IdemConfig {
         Objects.requireNonNull(host, "host");
@@ -71,6 +73,8 @@ public record IdemConfig(
         out.append(" openai_wait=").append(openaiWait.toSeconds()).append('s');
         out.append(" reconcile_interval=").append(reconcileInterval.toSeconds()).append('s');
         out.append(" reconcile_max_age=").append(reconcileMaxAge.toSeconds()).append('s');
+        out.append(" public_url=")
+                .append(publicUrl.map(u -> redactUrl(u.toString())).orElse("[none]"));
         out.append(" idempotency_retention=")
                 .append(idempotencyRetention.toHours())
                 .append('h');
