@@ -23,14 +23,22 @@ public final class JobWakeups implements AutoCloseable {
 
     private final Database db;
     private final Runnable onWake;
+    private final java.util.Map<String, java.util.function.Consumer<String>> channels;
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile boolean running = true;
     private final Thread listener;
     private final Thread sender;
 
     public JobWakeups(Database db, Runnable onWake) {
+        this(db, onWake, java.util.Map.of());
+    }
+
+    /** Also listens on {@code channels}, handing each notification's payload to its handler. */
+    public JobWakeups(
+            Database db, Runnable onWake, java.util.Map<String, java.util.function.Consumer<String>> channels) {
         this.db = db;
         this.onWake = onWake;
+        this.channels = java.util.Map.copyOf(channels);
         this.listener = Thread.ofVirtual().name("idem-listen").start(this::listen);
         this.sender = Thread.ofVirtual().name("idem-notify").start(this::sendLoop);
     }
@@ -69,11 +77,29 @@ public final class JobWakeups implements AutoCloseable {
             try (Connection c = DriverManager.getConnection(db.jdbcUrl())) {
                 try (Statement st = c.createStatement()) {
                     st.execute("LISTEN " + CHANNEL);
+                    for (String channel : channels.keySet()) {
+                        st.execute("LISTEN " + channel);
+                    }
                 }
+                // Anything announced while we were not listening is caught up now.
+                channels.values().forEach(handler -> dispatch(handler, "*"));
+                onWake.run();
                 PGConnection pg = c.unwrap(PGConnection.class);
                 while (running) {
                     PGNotification[] notes = pg.getNotifications(1000);
-                    if (notes != null && notes.length > 0) {
+                    if (notes == null) {
+                        continue;
+                    }
+                    boolean wake = false;
+                    for (PGNotification note : notes) {
+                        var handler = channels.get(note.getName());
+                        if (handler == null) {
+                            wake = true;
+                        } else {
+                            dispatch(handler, note.getParameter());
+                        }
+                    }
+                    if (wake) {
                         onWake.run();
                     }
                 }
@@ -83,6 +109,14 @@ public final class JobWakeups implements AutoCloseable {
                     sleepQuietly();
                 }
             }
+        }
+    }
+
+    private static void dispatch(java.util.function.Consumer<String> handler, String payload) {
+        try {
+            handler.accept(payload);
+        } catch (RuntimeException e) {
+            log.warn("a notification handler failed; the next poll or notification catches up", e);
         }
     }
 

@@ -96,8 +96,8 @@ public final class PgJobQueueStore implements JobQueueStore {
     }
 
     private static final String WRITE_AHEAD = """
-            INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, started_at)
-            SELECT ?, j.id, ?, ?, ?, 'sending', 'unknown', ?
+            INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, cost_usd, started_at)
+            SELECT ?, j.id, ?, ?, ?, 'sending', 'unknown', ?, ?
               FROM jobs j
              WHERE j.id = ? AND j.lease_token = ? AND j.state = 'running'
             ON CONFLICT DO NOTHING
@@ -111,9 +111,10 @@ public final class PgJobQueueStore implements JobQueueStore {
                 ps.setString(2, draft.provider());
                 ps.setString(3, draft.vendorModel());
                 ps.setInt(4, draft.round());
-                ps.setTimestamp(5, JobRows.timestamp(now));
-                ps.setObject(6, lease.jobId());
-                ps.setObject(7, lease.token());
+                ps.setBigDecimal(5, draft.expectedCostUsd());
+                ps.setTimestamp(6, JobRows.timestamp(now));
+                ps.setObject(7, lease.jobId());
+                ps.setObject(8, lease.token());
                 if (ps.executeUpdate() == 1) {
                     return AheadResult.WRITTEN;
                 }
@@ -131,6 +132,25 @@ public final class PgJobQueueStore implements JobQueueStore {
                 return rs.next();
             }
         }
+    }
+
+    @Override
+    public void noteSkipped(Lease lease, String provider, String reason, String actor, Instant now) {
+        db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO job_events (job_id, type, actor, detail, at)
+                    SELECT id, 'candidate.skipped', ?, jsonb_build_object('provider', ?::text, 'reason', ?::text), ?
+                      FROM jobs WHERE id = ? AND lease_token = ? AND state = 'running'
+                    """)) {
+                ps.setString(1, actor);
+                ps.setString(2, provider);
+                ps.setString(3, reason);
+                ps.setTimestamp(4, JobRows.timestamp(now));
+                ps.setObject(5, lease.jobId());
+                ps.setObject(6, lease.token());
+                return ps.executeUpdate();
+            }
+        });
     }
 
     @Override

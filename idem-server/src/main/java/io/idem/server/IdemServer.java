@@ -44,6 +44,7 @@ public final class IdemServer implements AutoCloseable {
     private JobWorker worker;
     private LeaseSweeper sweeper;
     private io.idem.core.engine.Reconciler reconciler;
+    private io.idem.core.breaker.CircuitBreakers breakers;
 
     private IdemServer() {}
 
@@ -84,9 +85,19 @@ public final class IdemServer implements AutoCloseable {
         var assets = new FileAssetStore(config.dataDir().resolve("assets"));
         var webhookLinks = new io.idem.server.api.WebhookLinks(config.publicUrl(), secret);
         var queue = new PgJobQueueStore(database);
+        String node = config.worker().workerId();
+        breakers = new io.idem.core.breaker.CircuitBreakers(
+                new io.idem.postgres.PgBreakerStore(database), config.breaker(), clock, node);
+        Map<String, java.math.BigDecimal> dailyBudgets = new LinkedHashMap<>();
+        routing.providers()
+                .forEach((name, settings) -> settings.dailyBudgetUsd().ifPresent(b -> dailyBudgets.put(name, b)));
+        var gate = new io.idem.core.engine.ProviderGate(
+                breakers,
+                new io.idem.core.budget.ProviderBudgets(
+                        new io.idem.postgres.PgSpendStore(database), dailyBudgets, clock));
         Runnable wakeLocal = () -> {};
         if (config.role().runsWorker()) {
-            worker = new JobWorker(queue, registry, assets, clock, config.worker(), webhookLinks);
+            worker = new JobWorker(queue, registry, assets, clock, config.worker(), webhookLinks, gate);
             resources.push(worker);
             JobWorker w = worker;
             wakeLocal = w::wake;
@@ -94,7 +105,15 @@ public final class IdemServer implements AutoCloseable {
             resources.push(sweeper);
         }
         Runnable wakeWorkers = wakeLocal;
-        JobWakeups wakeups = new JobWakeups(database, wakeWorkers);
+        var cachedBreakers = breakers;
+        JobWakeups wakeups =
+                new JobWakeups(database, wakeWorkers, Map.of(io.idem.postgres.PgBreakerStore.CHANNEL, provider -> {
+                    if ("*".equals(provider)) {
+                        cachedBreakers.refreshAll();
+                    } else {
+                        cachedBreakers.refresh(provider);
+                    }
+                }));
         resources.push(wakeups);
         PgJobIntake intake = new PgJobIntake(database);
         var review = new io.idem.postgres.PgReviewStore(database);
@@ -127,6 +146,7 @@ public final class IdemServer implements AutoCloseable {
                             canceller,
                             webhookLinks,
                             new io.idem.postgres.PgWebhooks(database),
+                            gate,
                             clock));
             resources.push(http);
         }
@@ -186,6 +206,10 @@ public final class IdemServer implements AutoCloseable {
 
     public io.idem.core.engine.Reconciler reconciler() {
         return reconciler;
+    }
+
+    public io.idem.core.breaker.CircuitBreakers breakers() {
+        return breakers;
     }
 
     public LeaseSweeper sweeper() {

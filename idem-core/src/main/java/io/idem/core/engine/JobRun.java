@@ -1,5 +1,6 @@
 package io.idem.core.engine;
 
+import io.idem.core.breaker.Admission;
 import io.idem.core.domain.Job;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
@@ -40,6 +41,7 @@ final class JobRun {
     private final String actor;
     private final BooleanSupplier stopping;
     private final CallbackAddress callbacks;
+    private final ProviderGate gate;
 
     JobRun(
             JobQueueStore store,
@@ -48,7 +50,8 @@ final class JobRun {
             InstantSource clock,
             String actor,
             BooleanSupplier stopping,
-            CallbackAddress callbacks) {
+            CallbackAddress callbacks,
+            ProviderGate gate) {
         this.store = store;
         this.providers = providers;
         this.assets = assets;
@@ -56,6 +59,7 @@ final class JobRun {
         this.actor = actor;
         this.stopping = stopping;
         this.callbacks = callbacks;
+        this.gate = gate;
     }
 
     void run(ClaimedJob claimed) {
@@ -110,8 +114,21 @@ final class JobRun {
         String name = provider.settings().name();
         UUID attemptId = UUID.randomUUID();
         String vendorModel = provider.settings().vendorModel(job.spec().model());
+        boolean probe;
+        switch (gate.admit(name)) {
+            case Admission.Denied denied -> {
+                store.noteSkipped(claimed.lease(), name, denied.reason(), actor, clock.instant());
+                return new Step.Next(denied.reason());
+            }
+            case Admission.Allowed allowed -> probe = allowed.probe();
+        }
+        BigDecimal expected = provider.settings()
+                .costPerImageUsd()
+                .multiply(BigDecimal.valueOf(job.spec().n()));
         AheadResult ahead = store.writeAhead(
-                claimed.lease(), new AttemptDraft(attemptId, name, vendorModel, job.round()), clock.instant());
+                claimed.lease(),
+                new AttemptDraft(attemptId, name, vendorModel, job.round(), expected),
+                clock.instant());
         switch (ahead) {
             case LEASE_LOST -> {
                 return new Step.Done();
@@ -119,7 +136,7 @@ final class JobRun {
             case ALREADY_ATTEMPTED -> {
                 return new Step.Next("already_attempted");
             }
-            case WRITTEN -> {}
+            case WRITTEN -> gate.charge(name, expected);
         }
         GenerationCall call = new GenerationCall(
                 name,
@@ -135,12 +152,14 @@ final class JobRun {
                 callbacks.forAttempt(name, attemptId));
         long started = System.nanoTime();
         Outcome outcome = call(provider, call);
-        long latencyMs = Duration.ofNanos(System.nanoTime() - started).toMillis();
+        Duration latency = Duration.ofNanos(System.nanoTime() - started);
+        long latencyMs = latency.toMillis();
+        gate.report(name, outcome, latency, probe);
         JobMove move = decide(job, outcome);
         if (move instanceof JobMove.Succeed && outcome instanceof Outcome.Confirmed confirmed) {
             move = keepAssets(attemptId, confirmed);
         }
-        BigDecimal cost = outcome instanceof Outcome.Confirmed c && c.costUsd() != null ? c.costUsd() : BigDecimal.ZERO;
+        BigDecimal cost = costOf(outcome, expected);
         boolean held = store.settle(
                 claimed.lease(),
                 new Settlement(attemptId, name, outcome, latencyMs, cost, move),
@@ -158,6 +177,15 @@ final class JobRun {
             case JobMove.Succeed s -> new Step.Done();
             case JobMove.Fail f -> new Step.Done();
             case JobMove.Park p -> new Step.Done();
+        };
+    }
+
+    /** The audited cost: what the vendor charged, the expected cost while unknown, else nothing. */
+    private static BigDecimal costOf(Outcome outcome, BigDecimal expected) {
+        return switch (outcome.billable()) {
+            case YES -> outcome instanceof Outcome.Confirmed c && c.costUsd() != null ? c.costUsd() : expected;
+            case UNKNOWN -> expected;
+            case NO -> BigDecimal.ZERO;
         };
     }
 

@@ -47,12 +47,13 @@ public final class JobWorker implements AutoCloseable {
             AssetStore assets,
             InstantSource clock,
             WorkerSettings settings,
-            CallbackAddress callbacks) {
+            CallbackAddress callbacks,
+            ProviderGate gate) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
-        this.run =
-                new JobRun(store, providers, assets, clock, "worker:" + settings.workerId(), () -> !running, callbacks);
+        this.run = new JobRun(
+                store, providers, assets, clock, "worker:" + settings.workerId(), () -> !running, callbacks, gate);
         this.slots = new Semaphore(settings.concurrency());
     }
 

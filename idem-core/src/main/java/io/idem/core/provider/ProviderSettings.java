@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
  * @param defaultModel the vendor model id used when a request names none
  * @param models Idem model name → vendor model id
  * @param costPerImageUsd what one delivered image costs, for the audit
- * @param poll whether Idem may ask the vendor later what became of a call (reconcile)
- * @param cancel whether Idem may ask the vendor to cancel a call in flight
+ * @param capabilities kinds, sizes, n, jurisdictions, poll and cancel
+ * @param dailyBudgetUsd spend per UTC day past which the provider is skipped
  */
 public record ProviderSettings(
         String name,
@@ -29,8 +29,8 @@ public record ProviderSettings(
         Duration connectTimeout,
         BigDecimal costPerImageUsd,
         boolean enabled,
-        boolean poll,
-        boolean cancel) {
+        Capabilities capabilities,
+        Optional<BigDecimal> dailyBudgetUsd) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
 
@@ -51,6 +51,12 @@ public record ProviderSettings(
                     "provider '" + name + "': connect timeout must be positive, was " + connectTimeout);
         }
         Objects.requireNonNull(costPerImageUsd, "costPerImageUsd");
+        Objects.requireNonNull(capabilities, "capabilities");
+        Objects.requireNonNull(dailyBudgetUsd, "dailyBudgetUsd");
+        if (dailyBudgetUsd.isPresent() && dailyBudgetUsd.get().signum() <= 0) {
+            throw new IllegalArgumentException(
+                    "provider '" + name + "': daily budget must be positive, was " + dailyBudgetUsd.get());
+        }
         if (costPerImageUsd.signum() < 0) {
             throw new IllegalArgumentException(
                     "provider '" + name + "': cost must not be negative, was " + costPerImageUsd);
@@ -78,8 +84,16 @@ public record ProviderSettings(
                 connectTimeout,
                 costPerImageUsd,
                 enabled,
-                true,
-                true);
+                Capabilities.ANY,
+                Optional.empty());
+    }
+
+    public boolean poll() {
+        return capabilities.poll();
+    }
+
+    public boolean cancel() {
+        return capabilities.cancel();
     }
 
     /** The same provider reached at another address (an in-process fake's real port). */
@@ -94,8 +108,8 @@ public record ProviderSettings(
                 connectTimeout,
                 costPerImageUsd,
                 enabled,
-                poll,
-                cancel);
+                capabilities,
+                dailyBudgetUsd);
     }
 
     /** Whether this provider serves the Idem model name {@code model}. */

@@ -21,6 +21,9 @@ public interface JobQueueStore {
     /** Writes the attempt ahead of its call, in its own commit, fenced by the lease. */
     AheadResult writeAhead(Lease lease, AttemptDraft draft, Instant now);
 
+    /** Records on the job's trace that a candidate was skipped and why (fenced; no state change). */
+    void noteSkipped(Lease lease, String provider, String reason, String actor, Instant now);
+
     /** Records the vendor's request id as soon as it is known. */
     void markSubmitted(UUID attemptId, String providerRequestId);
 

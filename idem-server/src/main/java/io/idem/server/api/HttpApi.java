@@ -34,6 +34,7 @@ public final class HttpApi implements AutoCloseable {
             io.idem.core.engine.JobCanceller canceller,
             WebhookLinks webhookLinks,
             io.idem.postgres.PgWebhooks webhooks,
+            io.idem.core.engine.ProviderGate gate,
             InstantSource clock) {}
 
     private HttpApi(Javalin app, String host) {

@@ -73,7 +73,39 @@ public final class ConfigLoader {
                         s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
                 s.intValue("max_request_bytes", null, 1_048_576, 1024, 64 * 1_048_576),
                 Optional.ofNullable(s.text("public_url", "IDEM_PUBLIC_URL", null))
-                        .map(ConfigLoader::publicUrl));
+                        .map(ConfigLoader::publicUrl),
+                breaker(s),
+                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)));
+    }
+
+    private static io.idem.core.breaker.BreakerSettings breaker(Settings s) {
+        var d = io.idem.core.breaker.BreakerSettings.DEFAULTS;
+        int cooldown =
+                s.intValue("breaker.cooldown_seconds", null, (int) d.cooldown().toSeconds(), 1, 86_400);
+        int maxCooldown = s.intValue(
+                "breaker.max_cooldown_seconds", null, (int) d.maxCooldown().toSeconds(), 1, 604_800);
+        if (maxCooldown < cooldown) {
+            throw new ConfigException("breaker.max_cooldown_seconds (" + maxCooldown
+                    + ") must not be shorter than breaker.cooldown_seconds (" + cooldown + ")");
+        }
+        return new io.idem.core.breaker.BreakerSettings(
+                s.intValue("breaker.failure_threshold", null, d.failureThreshold(), 1, 1000),
+                Duration.ofMillis(s.intValue(
+                        "breaker.latency_threshold_ms",
+                        null,
+                        (int) d.latencyThreshold().toMillis(),
+                        1,
+                        600_000)),
+                Duration.ofSeconds(s.intValue(
+                        "breaker.latency_window_seconds",
+                        null,
+                        (int) d.latencyWindow().toSeconds(),
+                        1,
+                        86_400)),
+                s.intValue("breaker.latency_min_samples", null, d.latencyMinSamples(), 1, 100_000),
+                Duration.ofSeconds(cooldown),
+                Duration.ofSeconds(maxCooldown),
+                d.probeTimeout());
     }
 
     private static IdemConfig.NodeRole role(String value) {

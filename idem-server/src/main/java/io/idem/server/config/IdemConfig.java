@@ -31,7 +31,9 @@ public record IdemConfig(
         Duration reconcileMaxAge,
         Duration idempotencyRetention,
         long maxRequestBytes,
-        Optional<java.net.URI> publicUrl) {
+        Optional<java.net.URI> publicUrl,
+        io.idem.core.breaker.BreakerSettings breaker,
+        java.time.Duration healthEvery) {
 
     public IdemConfig {
         Objects.requireNonNull(host, "host");

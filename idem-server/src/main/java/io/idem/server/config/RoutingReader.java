@@ -31,7 +31,9 @@ final class RoutingReader {
             "cost_per_image_usd",
             "enabled",
             "poll",
-            "cancel");
+            "cancel",
+            "capabilities",
+            "daily_budget_usd");
     private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("fake", "http://127.0.0.1:0");
     private static final Map<String, String> DEFAULT_MODELS = Map.of("fake", "fake-image-v1");
 
@@ -180,8 +182,8 @@ final class RoutingReader {
                     Duration.ofMillis(connectMs),
                     cost,
                     enabled,
-                    poll,
-                    cancel);
+                    capabilities(p.get("capabilities"), where, poll, cancel),
+                    budget(p, where));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + e.getMessage(), e);
         }
@@ -206,6 +208,68 @@ final class RoutingReader {
             lanes.put(lane.getKey(), members);
         });
         return lanes;
+    }
+
+    private static final Set<String> CAPABILITY_FIELDS =
+            Set.of("kinds", "sizes", "max_width", "max_height", "max_n", "jurisdictions");
+
+    private static io.idem.core.provider.Capabilities capabilities(
+            JsonNode node, String where, boolean poll, boolean cancel) {
+        if (node == null || node.isNull()) {
+            var any = io.idem.core.provider.Capabilities.ANY;
+            return new io.idem.core.provider.Capabilities(
+                    any.kinds(), any.sizes(), 0, 0, any.maxN(), any.jurisdictions(), poll, cancel);
+        }
+        if (!node.isObject()) {
+            throw new ConfigException(where + ".capabilities must be a mapping, was " + node);
+        }
+        node.fieldNames().forEachRemaining(field -> {
+            if (!CAPABILITY_FIELDS.contains(field)) {
+                throw new ConfigException(
+                        where + ".capabilities." + field + " is not a known setting; known: " + CAPABILITY_FIELDS);
+            }
+        });
+        try {
+            return new io.idem.core.provider.Capabilities(
+                    strings(node.get("kinds"), where + ".capabilities.kinds"),
+                    strings(node.get("sizes"), where + ".capabilities.sizes"),
+                    node.path("max_width").asInt(0),
+                    node.path("max_height").asInt(0),
+                    node.path("max_n").asInt(10),
+                    strings(node.get("jurisdictions"), where + ".capabilities.jurisdictions"),
+                    poll,
+                    cancel);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(where + ".capabilities: " + e.getMessage(), e);
+        }
+    }
+
+    private static Set<String> strings(JsonNode node, String where) {
+        if (node == null || node.isNull()) {
+            return Set.of();
+        }
+        if (!node.isArray()) {
+            throw new ConfigException(where + " must be a list, was " + node);
+        }
+        Set<String> out = new java.util.LinkedHashSet<>();
+        node.forEach(item -> out.add(item.asText()));
+        return out;
+    }
+
+    private static Optional<BigDecimal> budget(JsonNode p, String where) {
+        JsonNode node = p.get("daily_budget_usd");
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        try {
+            BigDecimal value = new BigDecimal(node.asText());
+            if (value.signum() <= 0) {
+                throw new NumberFormatException();
+            }
+            return Optional.of(value);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(where + ".daily_budget_usd must be a positive number, was " + node);
+        }
     }
 
     private static boolean flag(JsonNode p, String where, String field) {

@@ -1,0 +1,168 @@
+package io.idem.core.breaker;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This node's view of every provider's circuit breaker (DESIGN §6). The shared state lives in a
+ * {@link BreakerStore}; this class caches it for the hot path ({@link #tryAcquirePermission} reads
+ * memory only unless a probe must be taken) and applies changes pushed from other nodes via {@link
+ * #refresh}. Consecutive failures and the latency window are counted per node: any node that sees
+ * the threshold opens the breaker for all. Thread-safe.
+ */
+public final class CircuitBreakers {
+    private static final Logger log = LoggerFactory.getLogger(CircuitBreakers.class);
+
+    private final BreakerStore store;
+    private final BreakerSettings settings;
+    private final InstantSource clock;
+    private final String node;
+    private final Map<String, BreakerSnapshot> cache = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    private final Map<String, Deque<long[]>> latencies = new ConcurrentHashMap<>();
+
+    public CircuitBreakers(BreakerStore store, BreakerSettings settings, InstantSource clock, String node) {
+        this.store = store;
+        this.settings = settings;
+        this.clock = clock;
+        this.node = node;
+        cache.putAll(store.loadAll());
+    }
+
+    public BreakerSnapshot snapshot(String provider) {
+        return cache.getOrDefault(provider, BreakerSnapshot.closed(provider));
+    }
+
+    /** Re-reads one provider's shared state (another node changed it). */
+    public void refresh(String provider) {
+        store.load(provider).ifPresent(this::remember);
+    }
+
+    public void refreshAll() {
+        store.loadAll().values().forEach(this::remember);
+    }
+
+    private void remember(BreakerSnapshot snapshot) {
+        cache.merge(snapshot.provider(), snapshot, (old, fresh) -> fresh.version() >= old.version() ? fresh : old);
+        if (snapshot.state() == BreakerState.CLOSED) {
+            failures.computeIfAbsent(snapshot.provider(), p -> new AtomicInteger())
+                    .set(0);
+        }
+    }
+
+    /** May a call to {@code provider} go out now? Takes the single half-open probe when it is due. */
+    public Admission tryAcquirePermission(String provider) {
+        Instant now = clock.instant();
+        BreakerSnapshot snapshot = snapshot(provider);
+        return switch (Admission.decide(snapshot, now)) {
+            case ALLOW -> new Admission.Allowed(false);
+            case DENY -> new Admission.Denied("breaker_" + snapshot.state().wire());
+            case TRY_PROBE -> {
+                Optional<BreakerSnapshot> probe =
+                        store.takeProbe(provider, now.plus(settings.probeTimeout()), node, now);
+                if (probe.isPresent()) {
+                    remember(probe.get());
+                    yield new Admission.Allowed(true);
+                }
+                refresh(provider);
+                yield new Admission.Denied("breaker_half_open");
+            }
+        };
+    }
+
+    /** The call succeeded (or failed in a way that says nothing about the provider's health). */
+    public void onSuccess(String provider, Duration latency, boolean probe) {
+        failures.computeIfAbsent(provider, p -> new AtomicInteger()).set(0);
+        if (probe) {
+            store.close(provider, node, clock.instant()).ifPresent(this::remember);
+            return;
+        }
+        recordLatency(provider, latency);
+    }
+
+    /** The call failed in a way that counts against the provider (unavailable, timeout, 5xx, 429). */
+    public void onError(String provider, Duration latency, boolean probe, String reason) {
+        Instant now = clock.instant();
+        if (probe) {
+            int reopens = snapshot(provider).reopens() + 1;
+            store.reopen(provider, now.plus(settings.cooldownAfter(reopens)), "probe failed: " + reason, node, now)
+                    .ifPresent(this::remember);
+            return;
+        }
+        int consecutive =
+                failures.computeIfAbsent(provider, p -> new AtomicInteger()).incrementAndGet();
+        recordLatency(provider, latency);
+        if (consecutive >= settings.failureThreshold() && snapshot(provider).state() == BreakerState.CLOSED) {
+            open(provider, consecutive + " consecutive failures, last: " + reason, now);
+        }
+    }
+
+    private void open(String provider, String reason, Instant now) {
+        Optional<BreakerSnapshot> opened = store.open(provider, now.plus(settings.cooldownAfter(0)), reason, node, now);
+        if (opened.isPresent()) {
+            log.warn("circuit breaker for '{}' opened: {}", provider, reason);
+            remember(opened.get());
+        } else {
+            refresh(provider);
+        }
+    }
+
+    private void recordLatency(String provider, Duration latency) {
+        long nowMs = clock.instant().toEpochMilli();
+        Deque<long[]> window = latencies.computeIfAbsent(provider, p -> new ArrayDeque<>());
+        List<Long> sample;
+        synchronized (window) {
+            window.addLast(new long[] {nowMs, latency.toMillis()});
+            long horizon = nowMs - settings.latencyWindow().toMillis();
+            while (!window.isEmpty() && window.peekFirst()[0] < horizon) {
+                window.removeFirst();
+            }
+            if (window.size() < settings.latencyMinSamples()) {
+                return;
+            }
+            sample = new ArrayList<>(window.size());
+            window.forEach(entry -> sample.add(entry[1]));
+        }
+        Collections.sort(sample);
+        long p95 = sample.get((int) Math.ceil(sample.size() * 0.95) - 1);
+        if (p95 > settings.latencyThreshold().toMillis() && snapshot(provider).state() == BreakerState.CLOSED) {
+            open(
+                    provider,
+                    "p95 latency " + p95 + " ms over "
+                            + settings.latencyWindow().toSeconds() + " s",
+                    clock.instant());
+            synchronized (window) {
+                window.clear();
+            }
+        }
+    }
+
+    /** p95 latency in ms over the window on this node, if there are samples. */
+    public Optional<Long> p95Millis(String provider) {
+        Deque<long[]> window = latencies.get(provider);
+        if (window == null) {
+            return Optional.empty();
+        }
+        List<Long> sample = new ArrayList<>();
+        synchronized (window) {
+            window.forEach(entry -> sample.add(entry[1]));
+        }
+        if (sample.isEmpty()) {
+            return Optional.empty();
+        }
+        Collections.sort(sample);
+        return Optional.of(sample.get((int) Math.ceil(sample.size() * 0.95) - 1));
+    }
+}

@@ -1,0 +1,64 @@
+package io.idem.core.provider;
+
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a provider can do (DESIGN §6). Empty sets mean "no restriction declared".
+ *
+ * @param kinds generation kinds it serves ({@code image}, {@code video})
+ * @param sizes exact sizes it accepts (e.g. {@code 1024x1024}); empty: any up to the max dimensions
+ * @param maxWidth largest width in pixels (0: no limit)
+ * @param maxHeight largest height in pixels (0: no limit)
+ * @param maxN most images per request
+ * @param jurisdictions where it processes data (e.g. {@code eu}, {@code us})
+ * @param poll whether a call can be looked up later (reconcile)
+ * @param cancel whether a call in flight can be canceled
+ */
+public record Capabilities(
+        Set<String> kinds,
+        Set<String> sizes,
+        int maxWidth,
+        int maxHeight,
+        int maxN,
+        Set<String> jurisdictions,
+        boolean poll,
+        boolean cancel) {
+
+    public static final Capabilities ANY = new Capabilities(Set.of(), Set.of(), 0, 0, 10, Set.of(), true, true);
+
+    public Capabilities {
+        kinds = Set.copyOf(kinds);
+        sizes = Set.copyOf(sizes);
+        jurisdictions = Set.copyOf(jurisdictions);
+        if (maxN < 1) {
+            throw new IllegalArgumentException("max_n must be at least 1, was " + maxN);
+        }
+        if (maxWidth < 0 || maxHeight < 0) {
+            throw new IllegalArgumentException("max dimensions must not be negative");
+        }
+    }
+
+    /** Why this provider cannot serve a request, or {@code null} when it can. */
+    public String whyNot(String kind, String size, int n, String jurisdiction) {
+        Objects.requireNonNull(kind, "kind");
+        if (!kinds.isEmpty() && !kinds.contains(kind)) {
+            return "kind_unsupported";
+        }
+        if (!sizes.isEmpty() && !sizes.contains(size)) {
+            return "size_unsupported";
+        }
+        String[] wh = size.split("x");
+        if ((maxWidth > 0 && Integer.parseInt(wh[0]) > maxWidth)
+                || (maxHeight > 0 && Integer.parseInt(wh[1]) > maxHeight)) {
+            return "size_too_large";
+        }
+        if (n > maxN) {
+            return "n_too_large";
+        }
+        if (jurisdiction != null && !jurisdictions.contains(jurisdiction)) {
+            return "jurisdiction_mismatch";
+        }
+        return null;
+    }
+}
