@@ -47,6 +47,8 @@ public final class TestServer implements AutoCloseable {
             all.put("IDEM_BOOTSTRAP_KEY", ADMIN_KEY);
             all.put("IDEM_SECRET", "test-secret-0123456789abcdef");
             all.put("OPENAI_WAIT_SECONDS", "5");
+            // Tests inject faults on purpose; only the breaker tests want them to open breakers.
+            all.put("IDEM_BREAKER_FAILURE_THRESHOLD", "1000000");
             all.putAll(env);
             var config = new ConfigLoader(all).load(Optional.empty());
             return new TestServer(IdemServer.start(config, new PrintStream(PrintStream.nullOutputStream())), dataDir);

@@ -89,7 +89,12 @@ public final class ConfigLoader {
                     + ") must not be shorter than breaker.cooldown_seconds (" + cooldown + ")");
         }
         return new io.idem.core.breaker.BreakerSettings(
-                s.intValue("breaker.failure_threshold", null, d.failureThreshold(), 1, 1000),
+                s.intValue(
+                        "breaker.failure_threshold",
+                        "IDEM_BREAKER_FAILURE_THRESHOLD",
+                        d.failureThreshold(),
+                        1,
+                        1_000_000),
                 Duration.ofMillis(s.intValue(
                         "breaker.latency_threshold_ms",
                         null,

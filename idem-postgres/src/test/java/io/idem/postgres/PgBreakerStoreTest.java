@@ -1,0 +1,91 @@
+package io.idem.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.idem.core.breaker.BreakerState;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class PgBreakerStoreTest {
+    private Database db;
+    private PgBreakerStore store;
+    private final Instant t0 = Instant.parse("2026-12-01T10:00:00Z");
+
+    @BeforeEach
+    void open() {
+        db = TestDatabases.fresh(16);
+        store = new PgBreakerStore(db);
+    }
+
+    @AfterEach
+    void close() {
+        db.close();
+    }
+
+    private int successes(List<Callable<Boolean>> calls) throws Exception {
+        int won = 0;
+        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            for (Future<Boolean> f : pool.invokeAll(calls)) {
+                won += f.get() ? 1 : 0;
+            }
+        }
+        return won;
+    }
+
+    @Test
+    void nodesRacingToOpenOpenItOnce() throws Exception {
+        List<Callable<Boolean>> calls = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            String node = "n" + i;
+            calls.add(() -> store.open("p", t0.plusSeconds(60), "3 failures", node, t0).isPresent());
+        }
+        assertThat(successes(calls)).isEqualTo(1);
+        assertThat(events("breaker.open")).isEqualTo(1);
+    }
+
+    @Test
+    void exactlyOneNodeTakesTheHalfOpenProbe() throws Exception {
+        store.open("p", t0.plusSeconds(60), "3 failures", "a", t0);
+        assertThat(store.takeProbe("p", t0.plusSeconds(200), "early", t0.plusSeconds(30))).isEmpty();
+        List<Callable<Boolean>> calls = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            String node = "n" + i;
+            calls.add(() -> store.takeProbe("p", t0.plusSeconds(200), node, t0.plusSeconds(61)).isPresent());
+        }
+        assertThat(successes(calls)).isEqualTo(1);
+        assertThat(store.load("p").orElseThrow().state()).isEqualTo(BreakerState.HALF_OPEN);
+    }
+
+    @Test
+    void onlyTheProbeOwnerClosesOrReopensAndReopeningCountsUp() {
+        store.open("p", t0.plusSeconds(60), "3 failures", "a", t0);
+        store.takeProbe("p", t0.plusSeconds(200), "b", t0.plusSeconds(61));
+        assertThat(store.close("p", "not-b", t0.plusSeconds(62))).isEmpty();
+        var reopened = store.reopen("p", t0.plusSeconds(300), "probe failed", "b", t0.plusSeconds(62)).orElseThrow();
+        assertThat(reopened.state()).isEqualTo(BreakerState.OPEN);
+        assertThat(reopened.reopens()).isEqualTo(1);
+        store.takeProbe("p", t0.plusSeconds(500), "c", t0.plusSeconds(301));
+        assertThat(store.close("p", "c", t0.plusSeconds(302)).orElseThrow().state()).isEqualTo(BreakerState.CLOSED);
+        assertThat(events("breaker.%")).isEqualTo(5);
+    }
+
+    private int events(String type) {
+        return db.withConnection(c -> {
+            try (var ps = c.prepareStatement("SELECT count(*) FROM provider_events WHERE type LIKE ?")) {
+                ps.setString(1, type);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getInt(1);
+                }
+            }
+        });
+    }
+}
