@@ -103,6 +103,56 @@ public final class PgApiKeys {
                 rs.getString("owner"),
                 Role.fromWire(rs.getString("role")),
                 JobRows.instant(rs, "created_at"),
-                Optional.ofNullable(JobRows.instant(rs, "revoked_at")));
+                Optional.ofNullable(JobRows.instant(rs, "revoked_at")),
+                rs.getBoolean("adult_approved"),
+                Optional.ofNullable(rs.getString("jurisdiction")),
+                Optional.ofNullable(rs.getBigDecimal("daily_budget_usd")),
+                Optional.ofNullable(rs.getBigDecimal("monthly_budget_usd")));
+    }
+
+    /** The attributes an admin may set; {@code null} fields stay as they are. */
+    public record Attributes(
+            Boolean adultApproved,
+            Optional<String> jurisdiction,
+            Optional<java.math.BigDecimal> dailyBudgetUsd,
+            Optional<java.math.BigDecimal> monthlyBudgetUsd) {}
+
+    /** Sets attributes of a live key; empty if there is no such key. Optional.empty() clears a value. */
+    public Optional<ApiKey> update(UUID id, Attributes attributes) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE api_keys
+                       SET adult_approved = COALESCE(?, adult_approved),
+                           jurisdiction = CASE WHEN ? THEN ? ELSE jurisdiction END,
+                           daily_budget_usd = CASE WHEN ? THEN ? ELSE daily_budget_usd END,
+                           monthly_budget_usd = CASE WHEN ? THEN ? ELSE monthly_budget_usd END
+                     WHERE id = ? AND revoked_at IS NULL
+                    RETURNING *
+                    """)) {
+                ps.setObject(1, attributes.adultApproved());
+                ps.setBoolean(2, attributes.jurisdiction() != null);
+                ps.setString(
+                        3,
+                        attributes.jurisdiction() == null
+                                ? null
+                                : attributes.jurisdiction().orElse(null));
+                ps.setBoolean(4, attributes.dailyBudgetUsd() != null);
+                ps.setBigDecimal(
+                        5,
+                        attributes.dailyBudgetUsd() == null
+                                ? null
+                                : attributes.dailyBudgetUsd().orElse(null));
+                ps.setBoolean(6, attributes.monthlyBudgetUsd() != null);
+                ps.setBigDecimal(
+                        7,
+                        attributes.monthlyBudgetUsd() == null
+                                ? null
+                                : attributes.monthlyBudgetUsd().orElse(null));
+                ps.setObject(8, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(map(rs)) : Optional.empty();
+                }
+            }
+        });
     }
 }

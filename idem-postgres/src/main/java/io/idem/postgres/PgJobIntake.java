@@ -42,13 +42,14 @@ public final class PgJobIntake {
 
     private static final String INSERT_JOB = """
             INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
-                              candidates, pinned, simulate, metadata, created_at, updated_at)
-            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?
+                              candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id)
+            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?
             """;
 
     private static final String INSERT_EVENT = """
             INSERT INTO job_events (job_id, type, to_state, actor, detail, at)
-            SELECT id, 'job.created', 'queued', ?, jsonb_build_object('candidates', to_jsonb(candidates)), created_at
+            SELECT id, 'job.created', 'queued', ?, jsonb_build_object('candidates', to_jsonb(candidates),
+                   'skipped', jsonb_object(?::text[], ?::text[])), created_at
             """;
 
     private static final String ACCEPT = """
@@ -76,12 +77,17 @@ public final class PgJobIntake {
             """;
 
     public Accepted accept(String owner, JobSpec spec, IdempotencyClaim key, Instant now) {
+        return accept(owner, null, spec, key, now);
+    }
+
+    /** Accepts a job submitted with the API key {@code apiKeyId} (its spend counts against that key). */
+    public Accepted accept(String owner, UUID apiKeyId, JobSpec spec, IdempotencyClaim key, Instant now) {
         UUID jobId = UUID.randomUUID();
         if (key == null) {
             return db.withConnection(c -> {
                 try (PreparedStatement ps = c.prepareStatement(ACCEPT)) {
-                    int next = bindJob(c, ps, 1, jobId, owner, spec, now);
-                    ps.setString(next, "client:" + owner);
+                    int next = bindJob(c, ps, 1, jobId, owner, apiKeyId, spec, now);
+                    bindEvent(c, ps, next, owner, spec);
                     ps.executeQuery().close();
                     return new Accepted.Created(jobId);
                 }
@@ -95,8 +101,8 @@ public final class PgJobIntake {
                 ps.setObject(4, jobId);
                 ps.setTimestamp(5, JobRows.timestamp(now));
                 ps.setTimestamp(6, JobRows.timestamp(now.plus(key.retention())));
-                int next = bindJob(c, ps, 7, jobId, owner, spec, now);
-                ps.setString(next, "client:" + owner);
+                int next = bindJob(c, ps, 7, jobId, owner, apiKeyId, spec, now);
+                bindEvent(c, ps, next, owner, spec);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
                         return new Accepted.Created(jobId);
@@ -122,9 +128,26 @@ public final class PgJobIntake {
         }
     }
 
+    private static void bindEvent(Connection c, PreparedStatement ps, int from, String owner, JobSpec spec)
+            throws SQLException {
+        List<String> keys = new ArrayList<>(spec.skipped().keySet());
+        ps.setString(from, "client:" + owner);
+        ps.setArray(from + 1, c.createArrayOf("text", keys.toArray()));
+        ps.setArray(
+                from + 2,
+                c.createArrayOf("text", keys.stream().map(spec.skipped()::get).toArray()));
+    }
+
     /** Binds the job's columns from {@code from}; returns the next parameter index. */
     private static int bindJob(
-            Connection c, PreparedStatement ps, int from, UUID id, String owner, JobSpec spec, Instant now)
+            Connection c,
+            PreparedStatement ps,
+            int from,
+            UUID id,
+            String owner,
+            UUID apiKeyId,
+            JobSpec spec,
+            Instant now)
             throws SQLException {
         int i = from;
         ps.setObject(i++, id);
@@ -145,6 +168,7 @@ public final class PgJobIntake {
         ps.setString(i++, spec.metadataJson());
         ps.setTimestamp(i++, JobRows.timestamp(now));
         ps.setTimestamp(i++, JobRows.timestamp(now));
+        ps.setObject(i++, apiKeyId);
         return i;
     }
 

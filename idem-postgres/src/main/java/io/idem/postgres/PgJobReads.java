@@ -139,6 +139,34 @@ public final class PgJobReads {
         });
     }
 
+    /** Recent health of one provider from the audit: calls, failures that count, p95 latency. */
+    public record Health(String provider, long calls, long errors, Optional<Long> p95LatencyMs) {}
+
+    public Map<String, Health> healthSince(Instant since) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT provider, count(*) AS calls,
+                           count(*) FILTER (WHERE error_class IN ('unavailable', 'unconfirmed')) AS errors,
+                           percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
+                      FROM provider_attempts WHERE started_at >= ? GROUP BY provider
+                    """)) {
+                ps.setTimestamp(1, JobRows.timestamp(since));
+                Map<String, Health> out = new HashMap<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long p95 = rs.getLong("p95");
+                        Optional<Long> latency = rs.wasNull() ? Optional.empty() : Optional.of(p95);
+                        out.put(
+                                rs.getString("provider"),
+                                new Health(
+                                        rs.getString("provider"), rs.getLong("calls"), rs.getLong("errors"), latency));
+                    }
+                }
+                return out;
+            }
+        });
+    }
+
     public Optional<AssetFile> asset(UUID id) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""

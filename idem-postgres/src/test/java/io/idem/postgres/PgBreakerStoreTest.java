@@ -45,7 +45,8 @@ class PgBreakerStoreTest {
         List<Callable<Boolean>> calls = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             String node = "n" + i;
-            calls.add(() -> store.open("p", t0.plusSeconds(60), "3 failures", node, t0).isPresent());
+            calls.add(() ->
+                    store.open("p", t0.plusSeconds(60), "3 failures", node, t0).isPresent());
         }
         assertThat(successes(calls)).isEqualTo(1);
         assertThat(events("breaker.open")).isEqualTo(1);
@@ -54,11 +55,13 @@ class PgBreakerStoreTest {
     @Test
     void exactlyOneNodeTakesTheHalfOpenProbe() throws Exception {
         store.open("p", t0.plusSeconds(60), "3 failures", "a", t0);
-        assertThat(store.takeProbe("p", t0.plusSeconds(200), "early", t0.plusSeconds(30))).isEmpty();
+        assertThat(store.takeProbe("p", t0.plusSeconds(200), "early", t0.plusSeconds(30)))
+                .isEmpty();
         List<Callable<Boolean>> calls = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             String node = "n" + i;
-            calls.add(() -> store.takeProbe("p", t0.plusSeconds(200), node, t0.plusSeconds(61)).isPresent());
+            calls.add(() -> store.takeProbe("p", t0.plusSeconds(200), node, t0.plusSeconds(61))
+                    .isPresent());
         }
         assertThat(successes(calls)).isEqualTo(1);
         assertThat(store.load("p").orElseThrow().state()).isEqualTo(BreakerState.HALF_OPEN);
@@ -69,11 +72,13 @@ class PgBreakerStoreTest {
         store.open("p", t0.plusSeconds(60), "3 failures", "a", t0);
         store.takeProbe("p", t0.plusSeconds(200), "b", t0.plusSeconds(61));
         assertThat(store.close("p", "not-b", t0.plusSeconds(62))).isEmpty();
-        var reopened = store.reopen("p", t0.plusSeconds(300), "probe failed", "b", t0.plusSeconds(62)).orElseThrow();
+        var reopened = store.reopen("p", t0.plusSeconds(300), "probe failed", "b", t0.plusSeconds(62))
+                .orElseThrow();
         assertThat(reopened.state()).isEqualTo(BreakerState.OPEN);
         assertThat(reopened.reopens()).isEqualTo(1);
         store.takeProbe("p", t0.plusSeconds(500), "c", t0.plusSeconds(301));
-        assertThat(store.close("p", "c", t0.plusSeconds(302)).orElseThrow().state()).isEqualTo(BreakerState.CLOSED);
+        assertThat(store.close("p", "c", t0.plusSeconds(302)).orElseThrow().state())
+                .isEqualTo(BreakerState.CLOSED);
         assertThat(events("breaker.%")).isEqualTo(5);
     }
 

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
 class RoutingTest {
 
     private static JsonNode settle(TestServer node, String body) {
-        String id = node.post("/v1/jobs", TestServer.ADMIN_KEY, body).body().get("id").asText();
+        String id = node.post("/v1/jobs", TestServer.ADMIN_KEY, body)
+                .body()
+                .get("id")
+                .asText();
         JsonNode[] job = new JsonNode[1];
         await().atMost(Duration.ofSeconds(20)).until(() -> {
             job[0] = node.get("/v1/jobs/" + id, TestServer.ADMIN_KEY).body();
@@ -34,20 +37,29 @@ class RoutingTest {
     @Test
     void aBreakerOpenedByNodeAStopsNodeBsCallsWithinOneNotification() {
         String db = TestDatabases.freshUrl();
-        try (TestServer a = TestServer.start(Map.of("IDEM_DATABASE_URL", db, "IDEM_BREAKER_FAILURE_THRESHOLD", "3",
-                        "IDEM_WORKER_ID", "node-a"));
-                TestServer b = TestServer.start(Map.of("IDEM_DATABASE_URL", db, "IDEM_BREAKER_FAILURE_THRESHOLD", "3",
-                        "IDEM_WORKER_ID", "node-b", "IDEM_ROLE", "api"))) {
+        try (TestServer a = TestServer.start(Map.of(
+                        "IDEM_DATABASE_URL", db, "IDEM_BREAKER_FAILURE_THRESHOLD", "3", "IDEM_WORKER_ID", "node-a"));
+                TestServer b = TestServer.start(Map.of(
+                        "IDEM_DATABASE_URL",
+                        db,
+                        "IDEM_BREAKER_FAILURE_THRESHOLD",
+                        "3",
+                        "IDEM_WORKER_ID",
+                        "node-b",
+                        "IDEM_ROLE",
+                        "api"))) {
             for (int i = 0; i < 3; i++) {
                 settle(a, "{\"prompt\": \"x\", \"simulate\": {\"primary\": \"http_503\"}}");
             }
             assertThat(a.node().breakers().snapshot("primary").state()).isEqualTo(BreakerState.OPEN);
-            await().atMost(Duration.ofSeconds(2)).until(
-                    () -> b.node().breakers().snapshot("primary").state() == BreakerState.OPEN);
+            await().atMost(Duration.ofSeconds(2))
+                    .until(() -> b.node().breakers().snapshot("primary").state() == BreakerState.OPEN);
 
             JsonNode skipped = settle(a, "{\"prompt\": \"x\"}");
             assertThat(providersCalled(skipped)).containsExactly("backup");
-            var events = a.get("/v1/jobs/" + skipped.get("id").asText() + "/events", TestServer.ADMIN_KEY).body().get("data");
+            var events = a.get("/v1/jobs/" + skipped.get("id").asText() + "/events", TestServer.ADMIN_KEY)
+                    .body()
+                    .get("data");
             assertThat(events).anySatisfy(e -> {
                 assertThat(e.get("type").asText()).isEqualTo("candidate.skipped");
                 assertThat(e.get("detail").get("reason").asText()).isEqualTo("breaker_open");
@@ -70,13 +82,15 @@ class RoutingTest {
     void aProviderPastItsDailyBudgetIsSkippedAfterAWarningAtHalf() {
         try (var vendorA = io.idem.providers.fake.FakeVendorServer.start(0);
                 var vendorB = io.idem.providers.fake.FakeVendorServer.start(0);
-                TestServer node = TestServer.start(Map.of("PROVIDERS_JSON", """
+                TestServer node = TestServer.start(
+                        Map.of("PROVIDERS_JSON", """
                         {"providers": {
                            "primary": {"adapter": "fake", "base_url": "%s", "cost_per_image_usd": "0.04", "daily_budget_usd": "0.10"},
                            "backup": {"adapter": "fake", "base_url": "%s", "cost_per_image_usd": "0.04"}}}
                         """.formatted(vendorA.baseUrl(), vendorB.baseUrl())))) {
             for (int i = 0; i < 3; i++) {
-                assertThat(providersCalled(settle(node, "{\"prompt\": \"job " + i + "\"}"))).containsExactly("primary");
+                assertThat(providersCalled(settle(node, "{\"prompt\": \"job " + i + "\"}")))
+                        .containsExactly("primary");
             }
             await().pollDelay(Duration.ofMillis(2100)).until(() -> true);
             JsonNode over = settle(node, "{\"prompt\": \"over budget\"}");
@@ -88,8 +102,8 @@ class RoutingTest {
     private static List<String> providerEvents(TestServer node) {
         return node.node().database().withConnection(c -> {
             List<String> types = new ArrayList<>();
-            try (var rs = c.createStatement().executeQuery(
-                    "SELECT type FROM provider_events WHERE provider = 'primary' ORDER BY id")) {
+            try (var rs = c.createStatement()
+                    .executeQuery("SELECT type FROM provider_events WHERE provider = 'primary' ORDER BY id")) {
                 while (rs.next()) {
                     types.add(rs.getString(1));
                 }

@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  * @param pinned the client named exactly one provider: configuration errors fail instead of skip
  * @param simulate provider name → fault-injection mode (fake providers only)
  * @param metadataJson the client's opaque metadata as canonical JSON
+ * @param skipped lane members left out at intake, with why (recorded on the job's first event)
  */
 public record JobSpec(
         String prompt,
@@ -26,7 +27,8 @@ public record JobSpec(
         List<String> candidates,
         boolean pinned,
         Map<String, String> simulate,
-        String metadataJson) {
+        String metadataJson,
+        Map<String, String> skipped) {
 
     public static final int MAX_PROMPT_CHARS = 4000;
     public static final int MAX_N = 4;
@@ -57,5 +59,22 @@ public record JobSpec(
         }
         simulate = Map.copyOf(simulate);
         Objects.requireNonNull(metadataJson, "metadataJson");
+        skipped = Map.copyOf(skipped);
+    }
+
+    /** A spec with nothing skipped (as read back from storage). */
+    public JobSpec(
+            String prompt,
+            String model,
+            String kind,
+            String lane,
+            String size,
+            int n,
+            int timeoutSeconds,
+            List<String> candidates,
+            boolean pinned,
+            Map<String, String> simulate,
+            String metadataJson) {
+        this(prompt, model, kind, lane, size, n, timeoutSeconds, candidates, pinned, simulate, metadataJson, Map.of());
     }
 }

@@ -11,9 +11,19 @@ import java.util.Objects;
  * The providers and lanes Idem routes over. Immutable; validated at construction: every lane names
  * only configured providers, the default lane exists.
  */
-public record Routing(Map<String, ProviderSettings> providers, Map<String, List<String>> lanes, String defaultLane) {
+public record Routing(
+        Map<String, ProviderSettings> providers,
+        Map<String, List<String>> lanes,
+        String defaultLane,
+        java.util.Set<String> adultLanes) {
+
+    /** Routing without adult lanes. */
+    public Routing(Map<String, ProviderSettings> providers, Map<String, List<String>> lanes, String defaultLane) {
+        this(providers, lanes, defaultLane, java.util.Set.of());
+    }
 
     public Routing {
+        adultLanes = java.util.Set.copyOf(adultLanes);
         providers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(providers));
         Map<String, List<String>> copied = new LinkedHashMap<>();
         lanes.forEach((lane, members) -> copied.put(lane, List.copyOf(members)));
@@ -32,6 +42,14 @@ public record Routing(Map<String, ProviderSettings> providers, Map<String, List<
                             "lane '" + lane.getKey() + "' names unknown provider '" + member + "'");
                 }
             }
+        }
+        for (String adult : adultLanes) {
+            if (!lanes.containsKey(adult)) {
+                throw new IllegalArgumentException("adult lane '" + adult + "' is not configured");
+            }
+        }
+        if (adultLanes.contains(defaultLane)) {
+            throw new IllegalArgumentException("the default lane must not be an adult lane");
         }
         if (!lanes.containsKey(defaultLane)) {
             throw new IllegalArgumentException("default lane '" + defaultLane + "' is not configured");

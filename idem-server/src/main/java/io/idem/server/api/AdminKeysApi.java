@@ -24,6 +24,7 @@ public final class AdminKeysApi {
         config.routes.post("/v1/admin/keys", this::create);
         config.routes.get("/v1/admin/keys", this::list);
         config.routes.delete("/v1/admin/keys/{id}", this::revoke);
+        config.routes.patch("/v1/admin/keys/{id}", this::update);
     }
 
     private void create(Context ctx) {
@@ -67,6 +68,67 @@ public final class AdminKeysApi {
         ctx.status(204);
     }
 
+    private static final java.util.Set<String> ATTRIBUTES =
+            java.util.Set.of("adult_approved", "jurisdiction", "daily_budget_usd", "monthly_budget_usd");
+
+    private void update(Context ctx) {
+        auth.require(ctx, Role.ADMIN);
+        UUID id;
+        try {
+            id = UUID.fromString(ctx.pathParam("id"));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.notFound("key");
+        }
+        JsonNode body = Json.readObject(ctx, 16 * 1024);
+        body.fieldNames().forEachRemaining(field -> {
+            if (!ATTRIBUTES.contains(field)) {
+                throw ApiError.badRequest(
+                        "unknown_field", "unknown key attribute '" + field + "'; known: " + ATTRIBUTES);
+            }
+        });
+        Boolean adult = null;
+        if (body.has("adult_approved")) {
+            if (!body.get("adult_approved").isBoolean()) {
+                throw ApiError.badRequest("invalid_adult_approved", "adult_approved must be true or false");
+            }
+            adult = body.get("adult_approved").asBoolean();
+        }
+        java.util.Optional<String> jurisdiction = null;
+        if (body.has("jurisdiction")) {
+            JsonNode j = body.get("jurisdiction");
+            if (!j.isNull() && (!j.isTextual() || !j.asText().matches("[a-z]{2,16}"))) {
+                throw ApiError.badRequest(
+                        "invalid_jurisdiction", "jurisdiction must be a short lower-case code such as eu, or null");
+            }
+            jurisdiction = j.isNull() ? java.util.Optional.empty() : java.util.Optional.of(j.asText());
+        }
+        var updated = keys.update(
+                id,
+                new io.idem.postgres.PgApiKeys.Attributes(
+                        adult, jurisdiction, money(body, "daily_budget_usd"), money(body, "monthly_budget_usd")));
+        Json.write(ctx, render(updated.orElseThrow(() -> ApiError.notFound("key"))));
+    }
+
+    /** {@code null}: leave as is; empty: clear; else a positive amount. */
+    private static java.util.Optional<java.math.BigDecimal> money(JsonNode body, String field) {
+        if (!body.has(field)) {
+            return null;
+        }
+        JsonNode node = body.get(field);
+        if (node.isNull()) {
+            return java.util.Optional.empty();
+        }
+        try {
+            var value = new java.math.BigDecimal(node.asText());
+            if (!node.isNumber() && !node.isTextual() || value.signum() <= 0 || value.scale() > 6) {
+                throw new NumberFormatException();
+            }
+            return java.util.Optional.of(value);
+        } catch (NumberFormatException e) {
+            throw ApiError.badRequest("invalid_" + field, field + " must be a positive amount in USD, or null");
+        }
+    }
+
     static Map<String, Object> render(ApiKey key) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", key.id().toString());
@@ -75,6 +137,14 @@ public final class AdminKeysApi {
         out.put("role", key.role().wire());
         out.put("created_at", key.createdAt().toString());
         out.put("revoked_at", key.revokedAt().map(Object::toString).orElse(null));
+        out.put("adult_approved", key.adultApproved());
+        out.put("jurisdiction", key.jurisdiction().orElse(null));
+        out.put(
+                "daily_budget_usd",
+                key.dailyBudgetUsd().map(java.math.BigDecimal::toPlainString).orElse(null));
+        out.put(
+                "monthly_budget_usd",
+                key.monthlyBudgetUsd().map(java.math.BigDecimal::toPlainString).orElse(null));
         return out;
     }
 }

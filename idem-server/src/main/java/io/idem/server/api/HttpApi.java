@@ -47,7 +47,12 @@ public final class HttpApi implements AutoCloseable {
         AssetLinks links = new AssetLinks(parts.secret());
         JobRequests requests = new JobRequests(parts.routing());
         Submissions submissions = new Submissions(
-                parts.intake(), parts.secret(), config.idempotencyRetention(), parts.wakeWorkers(), parts.clock());
+                parts.intake(),
+                parts.secret(),
+                config.idempotencyRetention(),
+                parts.wakeWorkers(),
+                parts.clock(),
+                new io.idem.postgres.PgSpendStore(parts.database()));
         long maxBytes = config.maxRequestBytes();
         Javalin app = Javalin.create(c -> {
             c.concurrency.useVirtualThreads = true;
@@ -72,7 +77,9 @@ public final class HttpApi implements AutoCloseable {
                     .install(c);
             new CancelApi(auth, parts.reads(), parts.canceller(), links).install(c);
             new HooksApi(parts.webhookLinks(), parts.webhooks(), parts.reconciler(), parts.clock()).install(c);
-            new ProvidersApi(auth, parts.registry(), parts.routing(), parts.reads(), parts.clock()).install(c);
+            new ProvidersApi(auth, parts.registry(), parts.routing(), parts.reads(), parts.clock(), parts.gate())
+                    .install(c);
+            new RouteCheckApi(auth, requests, parts.gate(), maxBytes).install(c);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
             c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));
             c.routes.get("/readyz", ctx -> {

@@ -30,14 +30,94 @@ public final class JobRequests {
 
     private final Routing routing;
     private final CandidatePlanner planner;
+    private final io.idem.core.routing.Eligibility eligibility;
+
+    /** Who asks: the key attributes routing depends on. */
+    public record Asker(java.util.Optional<String> jurisdiction, boolean adultApproved) {
+        public static final Asker ANYONE = new Asker(java.util.Optional.empty(), false);
+    }
 
     public JobRequests(Routing routing) {
+        this(routing, System::getenv);
+    }
+
+    public JobRequests(Routing routing, java.util.function.Function<String, String> environment) {
         this.routing = routing;
         this.planner = new CandidatePlanner(routing);
+        this.eligibility = new io.idem.core.routing.Eligibility(routing, environment);
+    }
+
+    public JobSpec parse(JsonNode body, Set<String> extraFields) {
+        return parse(body, extraFields, Asker.ANYONE);
     }
 
     /** The fields a request may carry besides the core ones (the OpenAI route adds its own). */
-    public JobSpec parse(JsonNode body, Set<String> extraFields) {
+    public JobSpec parse(JsonNode body, Set<String> extraFields, Asker asker) {
+        Draft draft = draft(body, extraFields, asker);
+        java.util.List<String> eligible = new java.util.ArrayList<>();
+        Map<String, String> skipped = new LinkedHashMap<>();
+        for (var check : draft.checks()) {
+            if (check.eligible()) {
+                eligible.add(check.provider());
+            } else {
+                skipped.put(check.provider(), String.join(",", check.reasons()));
+            }
+        }
+        if (draft.plan().pinned() && !eligible.containsAll(draft.plan().candidates())) {
+            throw new ApiError(
+                    400,
+                    "provider_unavailable",
+                    "the pinned provider cannot serve this: " + skipped,
+                    Map.of("skipped", skipped));
+        }
+        if (eligible.isEmpty()) {
+            throw new ApiError(
+                    400,
+                    "no_eligible_provider",
+                    "no provider of lane '" + draft.plan().lane() + "' can serve this: " + skipped,
+                    Map.of("skipped", skipped));
+        }
+        JobSpec spec = draft.spec();
+        return new JobSpec(
+                spec.prompt(),
+                spec.model(),
+                spec.kind(),
+                spec.lane(),
+                spec.size(),
+                spec.n(),
+                spec.timeoutSeconds(),
+                eligible,
+                spec.pinned(),
+                spec.simulate(),
+                spec.metadataJson(),
+                skipped);
+    }
+
+    /** A validated request before eligibility filtering: the plan and each candidate's check. */
+    public record Draft(
+            JobSpec spec, CandidatePlan.Planned plan, java.util.List<io.idem.core.routing.CandidateCheck> checks) {}
+
+    /** Validates and plans a request; {@code checks} covers every planned candidate in order. */
+    public Draft draft(JsonNode body, Set<String> extraFields, Asker asker) {
+        JobSpec spec = validate(body, extraFields);
+        if (routing.adultLanes().contains(spec.lane())) {
+            if (!asker.adultApproved()) {
+                throw new ApiError(
+                        403, "adult_lane_not_approved", "this key is not approved for lane '" + spec.lane() + "'");
+            }
+            // Output moderation is required for adult lanes and no moderation adapter ships in this build.
+            throw new ApiError(
+                    403,
+                    "adult_lane_unmoderated",
+                    "lane '" + spec.lane() + "' has no output moderation configured, so it is closed");
+        }
+        CandidatePlan.Planned plan = new CandidatePlan.Planned(spec.lane(), spec.candidates(), spec.pinned());
+        var checks = eligibility.check(
+                spec.candidates(), spec.model(), spec.kind(), spec.size(), spec.n(), asker.jurisdiction());
+        return new Draft(spec, plan, checks);
+    }
+
+    private JobSpec validate(JsonNode body, Set<String> extraFields) {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!FIELDS.contains(field) && !extraFields.contains(field)) {

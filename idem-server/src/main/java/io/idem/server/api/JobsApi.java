@@ -50,7 +50,7 @@ public final class JobsApi {
     private void create(Context ctx) {
         Caller caller = auth.require(ctx);
         String key = Submissions.checkKey(ctx.header("Idempotency-Key"));
-        JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of());
+        JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of(), JobsApi.asker(caller));
         PgJobIntake.Accepted accepted = submissions.submit(caller, spec, key);
         switch (accepted) {
             case PgJobIntake.Accepted.Created created -> {
@@ -73,6 +73,10 @@ public final class JobsApi {
 
     Map<String, Object> render(Context ctx, Job job) {
         return JobJson.job(job, links, baseUrl(ctx));
+    }
+
+    static JobRequests.Asker asker(Caller caller) {
+        return new JobRequests.Asker(caller.key().jurisdiction(), caller.key().adultApproved());
     }
 
     static String baseUrl(Context ctx) {

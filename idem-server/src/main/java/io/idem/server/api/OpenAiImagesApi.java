@@ -78,7 +78,7 @@ public final class OpenAiImagesApi {
         if (!format.equals("url") && !format.equals("b64_json")) {
             throw ApiError.badRequest("invalid_response_format", "response_format must be url or b64_json");
         }
-        JobSpec spec = requests.parse(body, OPENAI_FIELDS);
+        JobSpec spec = requests.parse(body, OPENAI_FIELDS, JobsApi.asker(caller));
         PgJobIntake.Accepted accepted = submissions.submit(caller, spec, key);
         if (accepted instanceof PgJobIntake.Accepted.KeyReused) {
             throw new ApiError(409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");

@@ -30,7 +30,16 @@ public final class ProvidersApi {
 
     private record CachedHealth(HealthAnswer answer, long until) {}
 
-    public ProvidersApi(Auth auth, ProviderRegistry registry, Routing routing, PgJobReads reads, InstantSource clock) {
+    private final io.idem.core.engine.ProviderGate gate;
+
+    public ProvidersApi(
+            Auth auth,
+            ProviderRegistry registry,
+            Routing routing,
+            PgJobReads reads,
+            InstantSource clock,
+            io.idem.core.engine.ProviderGate gate) {
+        this.gate = gate;
         this.auth = auth;
         this.registry = registry;
         this.routing = routing;
@@ -50,6 +59,8 @@ public final class ProvidersApi {
                 .atStartOfDay(ZoneOffset.UTC)
                 .toInstant();
         Map<String, PgJobReads.Spend> spend = reads.spendSince(today);
+        Map<String, PgJobReads.Health> recent =
+                reads.healthSince(clock.instant().minus(Duration.ofMinutes(15)));
         Map<String, CompletableFuture<HealthAnswer>> probes = new LinkedHashMap<>();
         registry.all().forEach((name, provider) -> probes.put(name, probe(name, provider)));
         List<Map<String, Object>> data = new ArrayList<>();
@@ -79,6 +90,29 @@ public final class ProvidersApi {
                                             .stripTrailingZeros()
                                             .toPlainString(),
                             "unknown_calls", s == null ? 0 : s.unknownCalls()));
+            var breaker = gate.breakers().snapshot(name);
+            Map<String, Object> breakerOut = new LinkedHashMap<>();
+            breakerOut.put("state", breaker.state().wire());
+            breakerOut.put("reopens", breaker.reopens());
+            breakerOut.put(
+                    "open_until", breaker.openUntil().map(Object::toString).orElse(null));
+            out.put("breaker", breakerOut);
+            PgJobReads.Health h = recent.get(name);
+            Map<String, Object> window = new LinkedHashMap<>();
+            window.put("window_minutes", 15);
+            window.put("calls", h == null ? 0 : h.calls());
+            window.put("error_rate", h == null || h.calls() == 0 ? 0.0 : (double) h.errors() / h.calls());
+            window.put("p95_latency_ms", h == null ? null : h.p95LatencyMs().orElse(null));
+            out.put("recent", window);
+            var budget = gate.budgets().status(name);
+            Map<String, Object> budgetOut = new LinkedHashMap<>();
+            budgetOut.put(
+                    "daily_usd",
+                    budget.budgetUsd().map(BigDecimal::toPlainString).orElse(null));
+            budgetOut.put(
+                    "spent_today_usd", budget.spentUsd().stripTrailingZeros().toPlainString());
+            budgetOut.put("exhausted", budget.exhausted());
+            out.put("budget", budgetOut);
             data.add(out);
         });
         Json.write(ctx, Map.of("data", data));

@@ -17,9 +17,16 @@ public final class Submissions {
     private final Duration retention;
     private final Runnable wakeWorkers;
     private final InstantSource clock;
+    private final io.idem.postgres.PgSpendStore spend;
 
     public Submissions(
-            PgJobIntake intake, ServerSecret secret, Duration retention, Runnable wakeWorkers, InstantSource clock) {
+            PgJobIntake intake,
+            ServerSecret secret,
+            Duration retention,
+            Runnable wakeWorkers,
+            InstantSource clock,
+            io.idem.postgres.PgSpendStore spend) {
+        this.spend = spend;
         this.intake = intake;
         this.secret = secret;
         this.retention = retention;
@@ -44,12 +51,51 @@ public final class Submissions {
         return key;
     }
 
+    /**
+     * Refuses with 429 when the key has spent its daily or monthly budget: a gateway block, before
+     * any provider is called, and never a reason to fail over.
+     */
+    private void checkKeyBudget(Caller caller) {
+        var key = caller.key();
+        if (key.dailyBudgetUsd().isEmpty() && key.monthlyBudgetUsd().isEmpty()) {
+            return;
+        }
+        var today = clock.instant().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+        key.dailyBudgetUsd()
+                .ifPresent(limit -> refuseIfSpent(
+                        caller,
+                        limit,
+                        today.atStartOfDay(java.time.ZoneOffset.UTC).toInstant(),
+                        "daily"));
+        key.monthlyBudgetUsd()
+                .ifPresent(limit -> refuseIfSpent(
+                        caller,
+                        limit,
+                        today.withDayOfMonth(1)
+                                .atStartOfDay(java.time.ZoneOffset.UTC)
+                                .toInstant(),
+                        "monthly"));
+    }
+
+    private void refuseIfSpent(Caller caller, java.math.BigDecimal limit, java.time.Instant since, String period) {
+        java.math.BigDecimal spent = spend.keySpendSince(caller.key().id(), since);
+        if (spent.compareTo(limit) >= 0) {
+            throw new ApiError(
+                    429,
+                    "budget_exceeded",
+                    "this key has spent its " + period + " budget of " + limit + " USD",
+                    java.util.Map.of("spent_usd", spent.toPlainString(), "budget_usd", limit.toPlainString()));
+        }
+    }
+
     public PgJobIntake.Accepted submit(Caller caller, JobSpec spec, String idempotencyKey) {
+        checkKeyBudget(caller);
         PgJobIntake.IdempotencyClaim claim = idempotencyKey == null
                 ? null
                 : new PgJobIntake.IdempotencyClaim(
                         secret.hmac("idempotency", caller.owner(), idempotencyKey), JobRequests.hash(spec), retention);
-        PgJobIntake.Accepted accepted = intake.accept(caller.owner(), spec, claim, clock.instant());
+        PgJobIntake.Accepted accepted =
+                intake.accept(caller.owner(), caller.key().id(), spec, claim, clock.instant());
         if (accepted instanceof PgJobIntake.Accepted.Created) {
             wakeWorkers.run();
         }

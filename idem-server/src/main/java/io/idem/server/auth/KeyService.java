@@ -93,6 +93,12 @@ public final class KeyService {
         return keys.list();
     }
 
+    public Optional<ApiKey> update(UUID id, PgApiKeys.Attributes attributes) {
+        Optional<ApiKey> updated = keys.update(id, attributes);
+        cache.clear();
+        return updated;
+    }
+
     public boolean revoke(UUID id) {
         boolean revoked = keys.revoke(id, clock.instant());
         cache.clear();

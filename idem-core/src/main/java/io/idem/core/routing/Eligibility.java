@@ -1,0 +1,65 @@
+package io.idem.core.routing;
+
+import io.idem.core.provider.ProviderSettings;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The static eligibility rules of DESIGN §6: a candidate must be enabled, have its credential,
+ * offer the model, and have the capabilities and jurisdiction the request needs. Breakers and
+ * budgets change by the second and are checked when the call is about to go out. Pure and
+ * thread-safe.
+ */
+public final class Eligibility {
+    private final Routing routing;
+    private final Function<String, String> environment;
+
+    /** @param environment reads an environment variable (credentials are checked for presence only) */
+    public Eligibility(Routing routing, Function<String, String> environment) {
+        this.routing = routing;
+        this.environment = environment;
+    }
+
+    public List<CandidateCheck> check(
+            List<String> providers, String model, String kind, String size, int n, Optional<String> jurisdiction) {
+        List<CandidateCheck> checks = new ArrayList<>(providers.size());
+        for (String name : providers) {
+            checks.add(new CandidateCheck(
+                    name, reasons(routing.providers().get(name), model, kind, size, n, jurisdiction)));
+        }
+        return checks;
+    }
+
+    private List<String> reasons(
+            ProviderSettings p, String model, String kind, String size, int n, Optional<String> jurisdiction) {
+        List<String> reasons = new ArrayList<>();
+        if (p == null) {
+            reasons.add("unknown_provider");
+            return reasons;
+        }
+        if (!p.enabled()) {
+            reasons.add("disabled");
+        }
+        if (p.apiKeyEnv().isPresent()) {
+            String value = environment.apply(p.apiKeyEnv().get());
+            if (value == null || value.isBlank()) {
+                reasons.add("missing_credential");
+            }
+        }
+        if (model != null && !p.offers(model)) {
+            reasons.add("model_not_offered");
+        }
+        String capability = p.capabilities().whyNot(kind, size, n, jurisdiction.orElse(null));
+        if (capability != null) {
+            reasons.add(capability);
+        }
+        return reasons;
+    }
+
+    /** Whether every reason is a configuration matter (skipped in auto mode, an error when pinned). */
+    public static boolean onlyConfiguration(CandidateCheck check) {
+        return check.reasons().stream().allMatch(r -> r.equals("disabled") || r.equals("missing_credential"));
+    }
+}
