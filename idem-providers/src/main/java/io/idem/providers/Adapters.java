@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 /** Creates the adapter a provider's configuration names. */
 public final class Adapters {
     /** The adapter types this build knows. */
-    public static final Set<String> KNOWN = Set.of("fake");
+    public static final Set<String> KNOWN = Set.of("fake", "fal", "replicate");
 
     private Adapters() {}
 
@@ -24,6 +24,8 @@ public final class Adapters {
                 .build();
         ProviderAdapter adapter = switch (settings.adapter()) {
             case "fake" -> new FakeAdapter(settings, client);
+            case "fal" -> new io.idem.providers.fal.FalAdapter(settings, client);
+            case "replicate" -> new io.idem.providers.replicate.ReplicateAdapter(settings, client);
             default ->
                 throw new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
                         + settings.adapter() + "'; known: " + KNOWN);

@@ -15,7 +15,7 @@ public sealed interface Credential {
     /** The provider needs no key. */
     record None() implements Credential {}
 
-    /** A key to send as {@code Authorization: Bearer}. */
+    /** A key, sent as {@code Authorization: Bearer} unless the adapter names another scheme. */
     record Bearer(String secret) implements Credential {
         public Bearer {
             Objects.requireNonNull(secret, "secret");
@@ -49,10 +49,21 @@ public sealed interface Credential {
         return new Bearer(secret.strip());
     }
 
-    /** Adds the key to {@code request}, if there is one to add. */
+    /** Adds the key to {@code request} as {@code Authorization: Bearer}, if there is one to add. */
     default HttpRequest.Builder applyTo(HttpRequest.Builder request) {
+        return applyTo(request, "Bearer");
+    }
+
+    /**
+     * Adds the key to {@code request} under another authorization scheme (fal wants {@code
+     * Authorization: Key …}), if there is one to add.
+     */
+    default HttpRequest.Builder applyTo(HttpRequest.Builder request, String scheme) {
+        if (!scheme.matches("[A-Za-z][A-Za-z0-9-]{0,31}")) {
+            throw new IllegalArgumentException("not an authorization scheme: '" + scheme + "'");
+        }
         return switch (this) {
-            case Bearer bearer -> request.header("Authorization", "Bearer " + bearer.secret());
+            case Bearer bearer -> request.header("Authorization", scheme + " " + bearer.secret());
             case None none -> request;
             case Missing missing -> throw new IllegalStateException("no usable key in " + missing.variable());
         };

@@ -34,8 +34,17 @@ final class RoutingReader {
             "cancel",
             "capabilities",
             "daily_budget_usd");
-    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of("fake", "http://127.0.0.1:0");
-    private static final Map<String, String> DEFAULT_MODELS = Map.of("fake", "fake-image-v1");
+    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of(
+            "fake", "http://127.0.0.1:0",
+            "fal", "https://queue.fal.run",
+            "replicate", "https://api.replicate.com",
+            "openai_images", "https://api.openai.com/v1",
+            "runware", "https://api.runware.ai/v1");
+    private static final Map<String, String> DEFAULT_MODELS = Map.of(
+            "fake", "fake-image-v1",
+            "fal", "fal-ai/flux/schnell",
+            "replicate", "black-forest-labs/flux-schnell",
+            "openai_images", "gpt-image-1");
 
     private final Map<String, String> env;
 

@@ -1,0 +1,54 @@
+package io.idem.providers.fal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.outcome.GenerationResult;
+import io.idem.core.outcome.Outcome;
+import io.idem.providers.http.MediaDownloader;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a successful fal output into media in hand. fal's file URLs expire, so the files are
+ * fetched now. The output was paid for: when it cannot be read or fetched the outcome is {@code
+ * Unconfirmed} (an operator decides), never {@code Unavailable}. Thread-safe.
+ */
+final class FalDelivery {
+    static final Duration DOWNLOAD_TIMEOUT = Duration.ofSeconds(30);
+
+    private final MediaDownloader downloader;
+    private final BigDecimal pricePerImage;
+
+    FalDelivery(MediaDownloader downloader, BigDecimal pricePerImage) {
+        this.downloader = downloader;
+        this.pricePerImage = pricePerImage;
+    }
+
+    Outcome deliver(JsonNode output, String requestId) {
+        List<URI> urls = FalJson.mediaUrls(output);
+        if (urls.isEmpty()) {
+            return new Outcome.Unconfirmed(
+                    "malformed_result",
+                    "fal request " + requestId + " completed without a readable image",
+                    200,
+                    requestId);
+        }
+        List<GenerationResult.Media> media = new ArrayList<>();
+        for (URI url : urls) {
+            try {
+                media.add(downloader.fetch(url, DOWNLOAD_TIMEOUT));
+            } catch (MediaDownloader.DownloadException e) {
+                return new Outcome.Unconfirmed(
+                        "result_download_failed",
+                        "fal request " + requestId + " succeeded but its result could not be fetched: "
+                                + e.getMessage(),
+                        200,
+                        requestId);
+            }
+        }
+        BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(media.size()));
+        return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
+    }
+}

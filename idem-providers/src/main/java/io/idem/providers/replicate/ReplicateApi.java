@@ -1,0 +1,110 @@
+package io.idem.providers.replicate;
+
+import io.idem.core.spi.CancelAnswer;
+import io.idem.providers.http.Credential;
+import io.idem.providers.http.VendorExchange;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Replicate's calls on a prediction that exists: get and cancel. Neither can bill; gets may be
+ * repeated freely, the cancel POST is sent once. Thread-safe.
+ */
+final class ReplicateApi {
+    static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
+
+    private final HttpClient client;
+    private final ReplicateEndpoints endpoints;
+    private final Supplier<Credential> credential;
+
+    ReplicateApi(HttpClient client, ReplicateEndpoints endpoints, Supplier<Credential> credential) {
+        this.client = client;
+        this.endpoints = endpoints;
+        this.credential = credential;
+    }
+
+    /** What a prediction GET told us. */
+    sealed interface Read {
+        record Found(Prediction prediction) implements Read {}
+
+        record NotFound() implements Read {}
+
+        record Unreadable(String detail) implements Read {}
+    }
+
+    ReplicateEndpoints endpoints() {
+        return endpoints;
+    }
+
+    Read prediction(String id, Optional<String> getUrl, Duration timeout) {
+        URI uri = endpoints.vendor(getUrl).orElseGet(() -> endpoints.prediction(id));
+        return switch (get(uri, timeout)) {
+            case VendorExchange.Failed failed -> new Read.Unreadable("prediction lookup failed: " + failed.detail());
+            case VendorExchange.Answered answered -> read(answered.response());
+        };
+    }
+
+    CancelAnswer cancel(String id) {
+        HttpRequest request = request(endpoints.cancel(id), LOOKUP_TIMEOUT)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build();
+        return switch (VendorExchange.sendWithoutBody(client, request)) {
+            case VendorExchange.Failed failed -> new CancelAnswer.Unclear("cancel failed: " + failed.detail());
+            case VendorExchange.Answered answered ->
+                switch (read(answered.response())) {
+                    case Read.Found found -> canceled(found.prediction());
+                    case Read.NotFound notFound -> new CancelAnswer.Unclear("Replicate does not know prediction " + id);
+                    case Read.Unreadable unreadable ->
+                        new CancelAnswer.Unclear("cancel of " + id + ": " + unreadable.detail());
+                };
+        };
+    }
+
+    /**
+     * What the prediction says after the cancel. Only one that never started is canceled for free;
+     * a run canceled midway is billed for its run time.
+     */
+    private static CancelAnswer canceled(Prediction p) {
+        return switch (p.status()) {
+            case CANCELED, ABORTED ->
+                p.started()
+                        ? new CancelAnswer.TooLate(
+                                "prediction " + p.id() + " was canceled while running; billed for its run time")
+                        : new CancelAnswer.Canceled(
+                                "prediction " + p.id() + " " + p.rawStatus() + " before it started");
+            case SUCCEEDED, FAILED -> new CancelAnswer.TooLate("prediction " + p.id() + " already " + p.rawStatus());
+            case STARTING, PROCESSING, OTHER ->
+                new CancelAnswer.Unclear("cancel of prediction " + p.id() + " sent; it still reports " + p.rawStatus());
+        };
+    }
+
+    VendorExchange get(URI uri, Duration timeout) {
+        return VendorExchange.sendWithoutBody(
+                client, request(uri, timeout).GET().build());
+    }
+
+    private static Read read(HttpResponse<byte[]> response) {
+        if (response.statusCode() == 404) {
+            return new Read.NotFound();
+        }
+        return ReplicateJson.parse(response.body())
+                .filter(root -> response.statusCode() == 200)
+                .flatMap(Prediction::read)
+                .<Read>map(Read.Found::new)
+                .orElseGet(() -> new Read.Unreadable("answered HTTP " + response.statusCode()));
+    }
+
+    private HttpRequest.Builder request(URI uri, Duration timeout) {
+        return credential
+                .get()
+                .applyTo(HttpRequest.newBuilder(uri)
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .timeout(timeout)
+                        .header("Accept", "application/json"));
+    }
+}

@@ -1,0 +1,99 @@
+package io.idem.providers.replicate;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.core.outcome.Outcome;
+import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.Credential;
+import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorExchange;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The one billable call: create a prediction. It is never retried. It asks for {@code 100
+ * Continue} and tracks its body, so a connection lost before Replicate asked for the body is {@code
+ * Unavailable} and one lost after is {@code Unconfirmed}.
+ *
+ * <p>{@code Prefer: wait=N} lets a fast model answer in the same exchange, with {@code N} below the
+ * call's timeout (and at most Replicate's 60 s). {@code Cancel-After} set to the call's timeout
+ * ends a prediction that has not started by then as {@code aborted} (not billed), and one still
+ * running as {@code canceled}: no prediction outlives its call. Thread-safe.
+ */
+final class ReplicateCreation {
+    static final long MAX_WAIT_SECONDS = 60;
+
+    private final HttpClient client;
+    private final ReplicateEndpoints endpoints;
+
+    ReplicateCreation(HttpClient client, ReplicateEndpoints endpoints) {
+        this.client = client;
+        this.endpoints = endpoints;
+    }
+
+    /** What the create came to: a prediction (maybe already finished), or an outcome already. */
+    sealed interface Answer {
+        record Created(Prediction prediction) implements Answer {}
+
+        record Settled(Outcome outcome) implements Answer {}
+    }
+
+    Answer create(GenerationCall call, ReplicateModel model, Credential credential, SendTracker tracker) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.create(model))
+                .version(HttpClient.Version.HTTP_1_1)
+                .timeout(call.timeout())
+                .expectContinue(true)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .header("Prefer", "wait=" + waitSeconds(call.timeout()))
+                .header("Cancel-After", cancelAfter(call.timeout()))
+                .POST(tracker);
+        return switch (VendorExchange.send(client, credential.applyTo(request).build(), tracker)) {
+            case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
+            case VendorExchange.Answered answered -> read(answered.response());
+        };
+    }
+
+    /** The create body: our input, the model's version where it needs one, and the callback. */
+    static byte[] body(ReplicateModel model, ObjectNode input, GenerationCall call) {
+        ObjectNode body = ReplicateJson.JSON.createObjectNode();
+        model.addVersionTo(body);
+        body.set("input", input);
+        call.callback().ifPresent(url -> {
+            body.put("webhook", url.toString());
+            body.putArray("webhook_events_filter").add("completed");
+        });
+        return body.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Held below the call's timeout so the answer (finished or not) arrives before we give up. */
+    static long waitSeconds(Duration timeout) {
+        return Math.max(1, Math.min(MAX_WAIT_SECONDS, timeout.toSeconds() - 1));
+    }
+
+    static String cancelAfter(Duration timeout) {
+        return Math.max(1, timeout.toSeconds()) + "s";
+    }
+
+    private static Answer read(HttpResponse<byte[]> response) {
+        int status = response.statusCode();
+        if (status < 200 || status > 299) {
+            return new Answer.Settled(ReplicateErrors.createRefused(response));
+        }
+        Optional<Prediction> prediction = ReplicateJson.parse(response.body())
+                .flatMap(Prediction::read)
+                .filter(p -> ReplicateEndpoints.validPredictionId(p.id()));
+        if (prediction.isEmpty()) {
+            // Created or not, we cannot tell without an id: reconcile looks for it in the listing.
+            return new Answer.Settled(new Outcome.Unconfirmed(
+                    "malformed_create",
+                    "Replicate accepted the create (HTTP " + status + ") without a readable prediction",
+                    status,
+                    null));
+        }
+        return new Answer.Created(prediction.get());
+    }
+}

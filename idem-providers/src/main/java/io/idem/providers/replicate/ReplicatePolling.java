@@ -1,0 +1,79 @@
+package io.idem.providers.replicate;
+
+import io.idem.core.outcome.Outcome;
+import io.idem.providers.http.PollSchedule;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+
+/**
+ * Follows a created prediction until it ends or the call's deadline passes. A prediction still
+ * going at the deadline is {@code Unconfirmed}: its {@code Cancel-After} (the same deadline) ends
+ * it as {@code aborted} (free) or {@code canceled} (billed), and reconcile reads which by id. It is
+ * not canceled from here: a cancel before it started could not be told from one after.
+ * Thread-safe.
+ */
+final class ReplicatePolling {
+    private final ReplicateApi api;
+    private final PredictionVerdicts verdicts;
+    private final InstantSource clock;
+    private final PollSchedule schedule;
+
+    ReplicatePolling(ReplicateApi api, PredictionVerdicts verdicts, InstantSource clock, PollSchedule schedule) {
+        this.api = api;
+        this.verdicts = verdicts;
+        this.clock = clock;
+        this.schedule = schedule;
+    }
+
+    Outcome await(Prediction created, Instant deadline) {
+        Prediction last = created;
+        String problem = null;
+        Duration pause = schedule.first();
+        while (!last.status().terminal()) {
+            Duration left = Duration.between(clock.instant(), deadline);
+            if (!left.isPositive()) {
+                return timedOut(last, problem);
+            }
+            if (!sleep(shorter(pause, left))) {
+                return new Outcome.Unconfirmed(
+                        "interrupted", "interrupted while waiting for prediction " + last.id(), 0, last.id());
+            }
+            pause = schedule.after(pause);
+            // A lookup may end a little past the deadline: it cannot bill, and it reads the final state.
+            switch (api.prediction(last.id(), last.getUrl(), ReplicateApi.LOOKUP_TIMEOUT)) {
+                case ReplicateApi.Read.Found found -> {
+                    last = found.prediction();
+                    problem = null;
+                }
+                case ReplicateApi.Read.NotFound notFound -> problem = "Replicate does not know it";
+                case ReplicateApi.Read.Unreadable unreadable -> problem = unreadable.detail();
+            }
+        }
+        return verdicts.outcome(last);
+    }
+
+    private static Outcome timedOut(Prediction last, String problem) {
+        String state = problem != null ? "last lookup: " + problem : "still " + last.rawStatus();
+        return new Outcome.Unconfirmed(
+                "timeout",
+                "prediction " + last.id() + " not finished at the call timeout (" + state
+                        + "); its Cancel-After deadline ends it",
+                0,
+                last.id());
+    }
+
+    private static boolean sleep(Duration pause) {
+        try {
+            Thread.sleep(pause);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

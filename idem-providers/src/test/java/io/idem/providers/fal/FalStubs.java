@@ -1,0 +1,215 @@
+package io.idem.providers.fal;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.junit5.WireMockRuntimeInfo;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.spi.AttemptListener;
+import io.idem.core.spi.AttemptRef;
+import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.PollSchedule;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A fal stand-in on WireMock, replaying the bodies vendor-apis §3 documents, and adapters pointed at
+ * it. No test here calls the real fal.
+ */
+final class FalStubs {
+    static final String SECRET = "fal-key-do-not-print-91c2";
+    static final String KEY_VARIABLE = "FAL_KEY";
+    static final String ENDPOINT = "fal-ai/flux/dev";
+    static final String APP = "/fal-ai/flux";
+    static final String REQUEST_ID = "80e732af-660e-45cd-bd63-580e4f2a94cc";
+    static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0};
+    static final PollSchedule FAST = new PollSchedule(Duration.ofMillis(10), Duration.ofMillis(40));
+
+    static final HttpClient CLIENT = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
+
+    private FalStubs() {}
+
+    static WireMockExtension server() {
+        return WireMockExtension.newInstance()
+                .options(com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig()
+                        .dynamicPort()
+                        .containerThreads(12))
+                .build();
+    }
+
+    static FalAdapter adapter(String baseUrl) {
+        return adapter(baseUrl, InstantSource.system());
+    }
+
+    static FalAdapter adapter(String baseUrl, InstantSource clock) {
+        return new FalAdapter(
+                settings(URI.create(baseUrl)), CLIENT, name -> name.equals(KEY_VARIABLE) ? SECRET : null, clock, FAST);
+    }
+
+    static FalAdapter adapterWithoutKey(String baseUrl) {
+        return new FalAdapter(settings(URI.create(baseUrl)), CLIENT, name -> null, InstantSource.system(), FAST);
+    }
+
+    static ProviderSettings settings(URI baseUrl) {
+        return new ProviderSettings(
+                "fal",
+                "fal",
+                baseUrl,
+                Optional.of(KEY_VARIABLE),
+                ENDPOINT,
+                Map.of(),
+                Duration.ofSeconds(2),
+                new BigDecimal("0.025"),
+                true);
+    }
+
+    // --- vendor bodies (vendor-apis §3) ---
+
+    static String submitted(WireMockRuntimeInfo wm) {
+        String base = wm.getHttpBaseUrl() + APP + "/requests/" + REQUEST_ID;
+        return """
+                {"request_id":"%s","response_url":"%s","status_url":"%s/status","cancel_url":"%s/cancel","queue_position":0}""".formatted(REQUEST_ID, base, base, base);
+    }
+
+    static String status(String status, WireMockRuntimeInfo wm) {
+        String responseUrl = wm.getHttpBaseUrl() + APP + "/requests/" + REQUEST_ID;
+        return switch (status) {
+            case "IN_QUEUE" -> """
+                    {"status":"IN_QUEUE","queue_position":3,"response_url":"%s"}""".formatted(responseUrl);
+            case "IN_PROGRESS" -> """
+                    {"status":"IN_PROGRESS","logs":[{"timestamp":"2026-01-01T00:00:00Z","level":"INFO","source":"user","message":"step 1"}],"response_url":"%s"}""".formatted(responseUrl);
+            default -> """
+                    {"status":"COMPLETED","logs":null,"metrics":{"inference_time":1.23},"response_url":"%s","error":null,"error_type":null}""".formatted(responseUrl);
+        };
+    }
+
+    static String completedWithError(String errorType, WireMockRuntimeInfo wm) {
+        return """
+                {"status":"COMPLETED","logs":null,"response_url":"%s","error":"request failed","error_type":"%s"}""".formatted(wm.getHttpBaseUrl() + APP + "/requests/" + REQUEST_ID, errorType);
+    }
+
+    static String output(WireMockRuntimeInfo wm) {
+        return """
+                {"images":[{"url":"%s/files/out-0.png","width":1024,"height":1024,"content_type":"image/png"}],"seed":42,"has_nsfw_concepts":[false],"prompt":"a cat"}""".formatted(wm.getHttpBaseUrl());
+    }
+
+    static String modelError(String type, String msg) {
+        return """
+                {"detail":[{"loc":["body","prompt"],"msg":"%s","type":"%s","url":"https://docs.fal.ai/errors#%s","ctx":{},"input":"a cat"}]}""".formatted(msg, type, type);
+    }
+
+    static String infraError(String detail, String errorType) {
+        return """
+                {"detail":"%s","error_type":"%s"}""".formatted(detail, errorType);
+    }
+
+    // --- stubs ---
+
+    static MappingBuilder submit() {
+        return post(urlPathEqualTo("/" + ENDPOINT));
+    }
+
+    static MappingBuilder statusOf() {
+        return get(urlPathEqualTo(APP + "/requests/" + REQUEST_ID + "/status"));
+    }
+
+    static MappingBuilder resultOf() {
+        return get(urlPathEqualTo(APP + "/requests/" + REQUEST_ID));
+    }
+
+    static MappingBuilder media() {
+        return get(urlPathEqualTo("/files/out-0.png"));
+    }
+
+    static ResponseDefinitionBuilder png() {
+        return aResponse()
+                .withStatus(200)
+                .withHeader("Content-Type", "image/png")
+                .withBody(PNG);
+    }
+
+    static ResponseDefinitionBuilder json(int status, String body) {
+        return status == 200
+                ? okJson(body)
+                : aResponse()
+                        .withStatus(status)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(body);
+    }
+
+    // --- calls ---
+
+    /** Records the ids the adapter reports, in order. */
+    static final class Ids implements AttemptListener {
+        final List<String> seen = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void submitted(String providerRequestId) {
+            seen.add(providerRequestId);
+        }
+    }
+
+    static GenerationCall aCall() {
+        return aCall(Duration.ofSeconds(5), AttemptListener.NONE, Optional.empty());
+    }
+
+    static GenerationCall aCall(Duration timeout) {
+        return aCall(timeout, AttemptListener.NONE, Optional.empty());
+    }
+
+    static GenerationCall aCall(Duration timeout, AttemptListener listener, Optional<URI> callback) {
+        return aCall("a cat", timeout, listener, callback);
+    }
+
+    static GenerationCall aCall(String prompt, Duration timeout, AttemptListener listener, Optional<URI> callback) {
+        return new GenerationCall(
+                "fal",
+                ENDPOINT,
+                prompt,
+                "image",
+                "1024x1024",
+                1,
+                timeout,
+                UUID.randomUUID().toString(),
+                Optional.empty(),
+                listener,
+                callback);
+    }
+
+    static AttemptRef refFor(GenerationCall call, Optional<String> requestId) {
+        return new AttemptRef(call.provider(), call.reference(), requestId, ENDPOINT, Instant.now());
+    }
+
+    /** The system clock moved by a settable offset: real time passes, and a test can jump ahead. */
+    static final class MovableClock implements InstantSource {
+        private volatile Duration offset = Duration.ZERO;
+
+        void advance(Duration by) {
+            offset = offset.plus(by);
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().plus(offset);
+        }
+    }
+}

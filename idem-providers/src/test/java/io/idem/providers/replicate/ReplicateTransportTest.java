@@ -1,0 +1,93 @@
+package io.idem.providers.replicate;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static io.idem.providers.replicate.ReplicateStubs.SECRET;
+import static io.idem.providers.replicate.ReplicateStubs.aCall;
+import static io.idem.providers.replicate.ReplicateStubs.adapter;
+import static io.idem.providers.replicate.ReplicateStubs.create;
+import static io.idem.providers.replicate.ReplicateStubs.json;
+import static io.idem.providers.replicate.ReplicateStubs.problem;
+import static io.idem.providers.replicate.ReplicateStubs.refFor;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import io.idem.core.domain.Billable;
+import io.idem.core.outcome.Outcome;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Sent versus not sent: what a failed create means, and the token never showing. */
+class ReplicateTransportTest {
+    @RegisterExtension
+    static WireMockExtension wm = ReplicateStubs.server();
+
+    @Test
+    void aClosedPortIsUnavailable() throws IOException {
+        Outcome outcome = adapter(closedPort()).generate(aCall());
+
+        assertThat(outcome).isInstanceOfSatisfying(Outcome.Unavailable.class, u -> {
+            assertThat(u.code()).isEqualTo("connect_failed");
+            assertThat(u.httpStatus()).isZero();
+        });
+        assertThat(outcome.billable()).isEqualTo(Billable.NO);
+    }
+
+    @Test
+    void aReadTimeoutAfterTheCreateWasSentIsUnconfirmed() {
+        wm.stubFor(create().willReturn(json(201, "{}").withFixedDelay(3_000)));
+
+        Outcome outcome = adapter(wm.baseUrl()).generate(aCall(Duration.ofSeconds(1)));
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Unconfirmed.class, u -> assertThat(u.code()).isEqualTo("read_timeout"));
+        assertThat(outcome.billable()).isEqualTo(Billable.UNKNOWN);
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/models/" + ReplicateStubs.MODEL + "/predictions")));
+    }
+
+    @Test
+    void aConnectionResetAfterTheCreateWasSentIsUnconfirmed() {
+        wm.stubFor(create().willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+        Outcome outcome = adapter(wm.baseUrl()).generate(aCall());
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Unconfirmed.class, u -> assertThat(u.code()).isEqualTo("connection_lost"));
+        wm.verify(1, postRequestedFor(urlPathEqualTo("/v1/models/" + ReplicateStubs.MODEL + "/predictions")));
+    }
+
+    @Test
+    void theTokenNeverAppearsInAnOutcomeOrAnAnswer() {
+        List<Object> answers = new ArrayList<>();
+        ReplicateAdapter adapter = adapter(wm.baseUrl());
+        wm.stubFor(create().willReturn(json(401, problem(401, "Unauthenticated", "Invalid token"))));
+        answers.add(adapter.generate(aCall()));
+        wm.stubFor(create().willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+        var lost = aCall();
+        answers.add(adapter.generate(lost));
+        wm.stubFor(create().willReturn(json(500, problem(500, "Internal server error", "oops"))));
+        answers.add(adapter.generate(aCall()));
+        answers.add(adapter.reconcile(refFor(lost, Optional.empty())));
+        answers.add(adapter.reconcile(refFor(lost, Optional.of("abc"))));
+        answers.add(adapter.cancel(refFor(lost, Optional.of("abc"))));
+
+        assertThat(answers).hasSize(6).allSatisfy(a -> assertThat(a.toString()).doesNotContain(SECRET));
+    }
+
+    private static String closedPort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            return "http://127.0.0.1:" + socket.getLocalPort();
+        }
+    }
+}
