@@ -10,7 +10,7 @@ import java.util.concurrent.Executors;
 /** Creates the adapter a provider's configuration names. */
 public final class Adapters {
     /** The adapter types this build knows. */
-    public static final Set<String> KNOWN = Set.of("fake", "fal", "replicate");
+    public static final Set<String> KNOWN = Set.of("fake", "fal", "replicate", "openai_images", "runware");
 
     private Adapters() {}
 
@@ -26,6 +26,8 @@ public final class Adapters {
             case "fake" -> new FakeAdapter(settings, client);
             case "fal" -> new io.idem.providers.fal.FalAdapter(settings, client);
             case "replicate" -> new io.idem.providers.replicate.ReplicateAdapter(settings, client);
+            case "openai_images" -> new io.idem.providers.openai.OpenAiImagesAdapter(settings, client);
+            case "runware" -> new io.idem.providers.runware.RunwareAdapter(settings, client);
             default ->
                 throw new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
                         + settings.adapter() + "'; known: " + KNOWN);

@@ -40,6 +40,13 @@ final class RoutingReader {
             "replicate", "https://api.replicate.com",
             "openai_images", "https://api.openai.com/v1",
             "runware", "https://api.runware.ai/v1");
+    /** The environment variable each vendor's own tools read, used when api_key_env is not given. */
+    private static final Map<String, String> DEFAULT_KEY_ENVS = Map.of(
+            "fal", "FAL_KEY",
+            "replicate", "REPLICATE_API_TOKEN",
+            "openai_images", "OPENAI_API_KEY",
+            "runware", "RUNWARE_API_KEY");
+
     private static final Map<String, String> DEFAULT_MODELS = Map.of(
             "fake", "fake-image-v1",
             "fal", "fal-ai/flux/schnell",
@@ -185,7 +192,7 @@ final class RoutingReader {
                     name,
                     adapter,
                     uri,
-                    Optional.ofNullable(text(p, "api_key_env")),
+                    Optional.ofNullable(text(p, "api_key_env")).or(() -> Optional.ofNullable(DEFAULT_KEY_ENVS.get(adapter))),
                     model,
                     models,
                     Duration.ofMillis(connectMs),

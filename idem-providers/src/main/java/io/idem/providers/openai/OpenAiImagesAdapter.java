@@ -1,0 +1,211 @@
+package io.idem.providers.openai;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.core.outcome.GenerationResult;
+import io.idem.core.outcome.Outcome;
+import io.idem.core.outcome.RejectionKind;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.spi.AttemptRef;
+import io.idem.core.spi.GenerationCall;
+import io.idem.core.spi.HealthAnswer;
+import io.idem.core.spi.ProviderAdapter;
+import io.idem.core.spi.ReconcileAnswer;
+import io.idem.providers.http.Credential;
+import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorExchange;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapter type {@code openai_images}: {@code POST {base_url}/images/generations} on OpenAI, or on any
+ * OpenAI-compatible images API (Together and others) through {@code base_url}.
+ *
+ * <p>The API is synchronous and keeps no per-request record we could ask about later, so {@link
+ * #reconcile} answers {@code Unsupported}: an unconfirmed call waits for an operator. The POST asks
+ * for {@code 100 Continue} and is tracked by a {@link SendTracker}, so a connection lost before the
+ * body left is {@code Unavailable} and one lost after is {@code Unconfirmed}. It is never retried.
+ * {@code x-request-id} is the provider request id. Images come inline ({@code b64_json}) or as
+ * expiring URLs, which are fetched at once; a failed fetch after a 200 is {@code Unconfirmed}
+ * ({@code result_download_failed}), because the image is paid for but not in hand.
+ *
+ * <p>The {@link HttpClient} is the caller's, built for HTTP/1.1 with the provider's connect timeout
+ * and without redirects. Thread-safe.
+ */
+public final class OpenAiImagesAdapter implements ProviderAdapter {
+    /** OpenAI's own base URL, for a provider configured without one. */
+    public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
+
+    static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
+    private static final Logger log = LoggerFactory.getLogger(OpenAiImagesAdapter.class);
+
+    private final ProviderSettings settings;
+    private final HttpClient client;
+    private final UnaryOperator<String> environment;
+    private final OpenAiTuning tuning;
+    private final InstantSource clock;
+    private final OpenAiEndpoints endpoints;
+    private final OpenAiErrorReader errors;
+    private final MediaDownloader downloader;
+
+    public OpenAiImagesAdapter(ProviderSettings settings, HttpClient client) {
+        this(settings, client, System::getenv, OpenAiTuning.DEFAULTS, InstantSource.system());
+    }
+
+    /** With {@code environment} standing in for {@code System.getenv}, and test-sized limits. */
+    OpenAiImagesAdapter(
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            OpenAiTuning tuning,
+            InstantSource clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.client = Objects.requireNonNull(client, "client");
+        this.environment = Objects.requireNonNull(environment, "environment");
+        this.tuning = Objects.requireNonNull(tuning, "tuning");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.endpoints = OpenAiEndpoints.of(settings.baseUrl());
+        this.errors = new OpenAiErrorReader(tuning.promptRefusal());
+        this.downloader = new MediaDownloader(client, tuning.maxDownloadBytes());
+    }
+
+    @Override
+    public Outcome generate(GenerationCall call) {
+        Credential credential = Credential.resolve(settings, environment);
+        if (credential instanceof Credential.Missing missing) {
+            return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);
+        }
+        if (call.kind() != null && !call.kind().equals("image")) {
+            return new Outcome.Rejected(
+                    RejectionKind.CONFIG,
+                    "unsupported_kind",
+                    "OpenAI Images makes images, not " + call.kind(),
+                    0,
+                    null);
+        }
+        SendTracker tracker = SendTracker.track(requestBody(call));
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.generations())
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .timeout(call.timeout())
+                    // Without it the client writes the body at once, and a dropped connection could
+                    // never again be told apart from a request the vendor received.
+                    .expectContinue(true)
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json")
+                    .POST(tracker);
+            Instant sent = clock.instant();
+            return switch (VendorExchange.send(
+                    client, credential.applyTo(request).build(), tracker)) {
+                case VendorExchange.Failed failed -> failed.outcome();
+                case VendorExchange.Answered answered ->
+                    read(answered.response(), call, credential, Duration.between(sent, clock.instant()));
+            };
+        } catch (RuntimeException e) {
+            // Only our own code throws here; the message names the exception type, never a header.
+            log.warn("openai_images adapter '{}' failed on attempt {}", settings.name(), call.reference(), e);
+            return new Outcome.AdapterFault(
+                    "openai_images adapter failed on " + call.reference() + ": "
+                            + e.getClass().getSimpleName(),
+                    tracker.bodyPulled());
+        }
+    }
+
+    private Outcome read(HttpResponse<byte[]> response, GenerationCall call, Credential credential, Duration took) {
+        String requestId = response.headers().firstValue("x-request-id").orElse(null);
+        if (response.statusCode() != 200) {
+            return errors.classify(response.statusCode(), response.body(), requestId, took, credential);
+        }
+        if (requestId != null) {
+            // Before any download: a crash while fetching still leaves the id on the attempt.
+            call.listener().submitted(requestId);
+        }
+        return switch (OpenAiImagesReply.read(response.body())) {
+            // A 200 means the vendor generated, and billed; an unreadable one is paid but not in hand.
+            case OpenAiImagesReply.Unreadable unreadable ->
+                new Outcome.Unconfirmed("malformed_response", unreadable.why(), 200, requestId);
+            case OpenAiImagesReply.Delivered delivered -> deliver(delivered, requestId);
+        };
+    }
+
+    private Outcome deliver(OpenAiImagesReply.Delivered delivered, String requestId) {
+        List<GenerationResult.Media> media = new ArrayList<>();
+        for (OpenAiImagesReply.Item item : delivered.items()) {
+            switch (item) {
+                case OpenAiImagesReply.Item.Inline inline ->
+                    media.add(new GenerationResult.Media(inline.bytes(), inline.mimeType()));
+                case OpenAiImagesReply.Item.Remote remote -> {
+                    try {
+                        media.add(downloader.fetch(remote.url(), tuning.downloadTimeout()));
+                    } catch (MediaDownloader.DownloadException e) {
+                        return new Outcome.Unconfirmed(
+                                "result_download_failed",
+                                "the vendor delivered image " + (media.size() + 1)
+                                        + " as a URL, but fetching it failed: " + e.getMessage(),
+                                200,
+                                requestId);
+                    }
+                }
+            }
+        }
+        BigDecimal cost = settings.costPerImageUsd().multiply(BigDecimal.valueOf(media.size()));
+        return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
+    }
+
+    @Override
+    public ReconcileAnswer reconcile(AttemptRef attempt) {
+        return new ReconcileAnswer.Unsupported("OpenAI Images keeps no per-request record to look up; an operator"
+                + " decides (the organization usage API shows billed images per minute)");
+    }
+
+    @Override
+    public HealthAnswer health() {
+        Credential credential = Credential.resolve(settings, environment);
+        if (credential instanceof Credential.Missing missing) {
+            return new HealthAnswer(false, missing.reason());
+        }
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.models())
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .timeout(HEALTH_TIMEOUT)
+                    .header("Accept", "application/json")
+                    .GET();
+            return switch (VendorExchange.sendWithoutBody(
+                    client, credential.applyTo(request).build())) {
+                case VendorExchange.Failed failed -> new HealthAnswer(false, failed.detail());
+                case VendorExchange.Answered answered -> {
+                    int status = answered.response().statusCode();
+                    yield new HealthAnswer(status == 200, status == 200 ? "ok" : "models answered HTTP " + status);
+                }
+            };
+        } catch (RuntimeException e) {
+            return new HealthAnswer(
+                    false, "health probe failed in the adapter: " + e.getClass().getSimpleName());
+        }
+    }
+
+    private byte[] requestBody(GenerationCall call) {
+        ObjectNode body = OpenAiJson.MAPPER
+                .createObjectNode()
+                .put("model", call.vendorModel() != null ? call.vendorModel() : settings.defaultModel())
+                .put("prompt", call.prompt())
+                .put("n", call.n());
+        if (call.size() != null) {
+            body.put("size", call.size());
+        }
+        return body.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,242 @@
+package io.idem.providers.runware;
+
+import io.idem.core.outcome.Outcome;
+import io.idem.core.outcome.RejectionKind;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.spi.AttemptRef;
+import io.idem.core.spi.GenerationCall;
+import io.idem.core.spi.HealthAnswer;
+import io.idem.core.spi.ProviderAdapter;
+import io.idem.core.spi.ReconcileAnswer;
+import io.idem.providers.http.Credential;
+import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorExchange;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapter type {@code runware}: one async {@code imageInference} task per call on Runware's single
+ * endpoint ({@code POST {base_url}}), under a task UUID we choose: our attempt reference.
+ *
+ * <p>Because we choose the UUID, a lost submit answer can always be looked up: {@link #reconcile}
+ * asks {@code getResponse} about it. The submit asks for {@code 100 Continue} and is tracked by a
+ * {@link SendTracker} (lost before the body left: {@code Unavailable}; after: {@code Unconfirmed});
+ * it is never retried. Once Runware accepts the task its UUID goes to the listener, and the call
+ * polls {@code getResponse} until the task ends or the call's timeout passes ({@code Unconfirmed},
+ * {@code poll_timeout}: reconcile picks it up). Runware offers no cancel. {@code call.callback()}
+ * becomes the task's {@code webhookURL}.
+ *
+ * <p>The {@link HttpClient} is the caller's, built for HTTP/1.1 with the provider's connect timeout
+ * and without redirects. Thread-safe.
+ */
+public final class RunwareAdapter implements ProviderAdapter {
+    /** Runware's REST endpoint, for a provider configured without a base URL. */
+    public static final URI DEFAULT_BASE_URL = URI.create("https://api.runware.ai/v1");
+
+    static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
+    private static final Logger log = LoggerFactory.getLogger(RunwareAdapter.class);
+
+    private final ProviderSettings settings;
+    private final HttpClient client;
+    private final UnaryOperator<String> environment;
+    private final InstantSource clock;
+    private final URI endpoint;
+    private final RunwareErrorReader errors;
+    private final RunwareMedia media;
+    private final RunwarePoller poller;
+    private final RunwareFollowUp followUp;
+
+    public RunwareAdapter(ProviderSettings settings, HttpClient client) {
+        this(settings, client, System::getenv, RunwareTuning.DEFAULTS, InstantSource.system());
+    }
+
+    /** With {@code environment} standing in for {@code System.getenv}, and test-sized timings. */
+    RunwareAdapter(
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            RunwareTuning tuning,
+            InstantSource clock) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.client = Objects.requireNonNull(client, "client");
+        this.environment = Objects.requireNonNull(environment, "environment");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.endpoint = endpoint(settings.baseUrl());
+        this.errors = new RunwareErrorReader(tuning.promptRefusal());
+        this.media = new RunwareMedia(new MediaDownloader(client, tuning.maxDownloadBytes()), tuning.downloadTimeout());
+        RunwareLookup lookup = new RunwareLookup(client, endpoint);
+        this.poller = new RunwarePoller(lookup, tuning, clock);
+        this.followUp = new RunwareFollowUp(lookup, media, tuning, clock, this::credential, settings.costPerImageUsd());
+    }
+
+    @Override
+    public Outcome generate(GenerationCall call) {
+        Credential credential = credential();
+        if (credential instanceof Credential.Missing missing) {
+            return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);
+        }
+        if (call.kind() != null && !call.kind().equals("image")) {
+            return new Outcome.Rejected(
+                    RejectionKind.CONFIG, "unsupported_kind", "this adapter makes images, not " + call.kind(), 0, null);
+        }
+        Optional<String> task = taskUuid(call.reference());
+        if (task.isEmpty()) {
+            return new Outcome.AdapterFault("attempt reference " + call.reference() + " is not a UUID", false);
+        }
+        Optional<RunwareTasks.Size> size = RunwareTasks.Size.parse(call.size());
+        if (size.isEmpty()) {
+            return new Outcome.Rejected(
+                    RejectionKind.USER_ERROR, "invalid_size", "size must be WIDTHxHEIGHT, was " + call.size(), 0, null);
+        }
+        String model = call.vendorModel() != null ? call.vendorModel() : settings.defaultModel();
+        SendTracker tracker = SendTracker.track(
+                RunwareTasks.imageInference(task.get(), model, call.prompt(), size.get(), call.n(), call.callback()));
+        try {
+            HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .timeout(call.timeout())
+                    // Without it the client writes the body at once, and a dropped connection could
+                    // never again be told apart from a request the vendor received.
+                    .expectContinue(true)
+                    .header("Content-Type", "application/json")
+                    .header("Accept", "application/json")
+                    .POST(tracker);
+            Instant started = clock.instant();
+            return switch (VendorExchange.send(
+                    client, credential.applyTo(request).build(), tracker)) {
+                case VendorExchange.Failed failed -> failed.outcome();
+                case VendorExchange.Answered answered ->
+                    answered(answered.response(), call, task.get(), credential, started);
+            };
+        } catch (RuntimeException e) {
+            log.warn("runware adapter '{}' failed on attempt {}", settings.name(), call.reference(), e);
+            return new Outcome.AdapterFault(
+                    "runware adapter failed on " + call.reference() + ": "
+                            + e.getClass().getSimpleName(),
+                    tracker.bodyPulled());
+        }
+    }
+
+    private Outcome answered(
+            HttpResponse<byte[]> response, GenerationCall call, String task, Credential credential, Instant started) {
+        Optional<RunwareReply> reply = RunwareReply.parse(response.body());
+        int status = response.statusCode();
+        boolean refusedInAck = reply.filter(
+                        r -> r.itemsOf(task).isEmpty() && !r.errors().isEmpty())
+                .isPresent();
+        // Runware documents an immediate acknowledgement, not its status: any 2xx counts.
+        if (status / 100 != 2 || refusedInAck) {
+            Duration took = Duration.between(started, clock.instant());
+            return errors.refused(status, reply.flatMap(RunwareReply::firstError), task, took, credential);
+        }
+        // Accepted (an unreadable 200 too: the task exists under our UUID either way, polling tells).
+        call.listener().submitted(task);
+        RunwareTaskState state = RunwareTaskState.of(status, reply, task);
+        if (!state.isFinal(call.n())) {
+            try {
+                state = poller.await(task, credential, started.plus(call.timeout()), call.n());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return new Outcome.Unconfirmed(
+                        "interrupted", "stopped while waiting for task " + task + "; reconcile asks for it", 200, task);
+            }
+        }
+        return settle(state, task, credential);
+    }
+
+    private Outcome settle(RunwareTaskState state, String task, Credential credential) {
+        return switch (state) {
+            case RunwareTaskState.Succeeded succeeded ->
+                switch (media.fetch(succeeded.items())) {
+                    case RunwareMedia.Fetch.Fetched fetched -> fetched.confirmed(task, settings.costPerImageUsd());
+                    case RunwareMedia.Fetch.NotFetched notFetched ->
+                        new Outcome.Unconfirmed(notFetched.code(), notFetched.detail(), 200, task);
+                };
+            case RunwareTaskState.Failed failed -> errors.failed(failed.error(), task, credential);
+            case RunwareTaskState.Running running -> unfinished(task, running.detail());
+            case RunwareTaskState.NotFound notFound -> unfinished(task, notFound.detail());
+            case RunwareTaskState.Unknown unknown -> unfinished(task, unknown.detail());
+        };
+    }
+
+    private static Outcome unfinished(String task, String lastSeen) {
+        return new Outcome.Unconfirmed(
+                "poll_timeout",
+                "task " + task + " did not finish within the call timeout (last seen: " + lastSeen
+                        + "); reconcile asks for it by its UUID",
+                200,
+                task);
+    }
+
+    @Override
+    public ReconcileAnswer reconcile(AttemptRef attempt) {
+        try {
+            return followUp.reconcile(attempt);
+        } catch (RuntimeException e) {
+            return new ReconcileAnswer.StillUnknown(
+                    "lookup failed in the adapter: " + e.getClass().getSimpleName());
+        }
+    }
+
+    @Override
+    public HealthAnswer health() {
+        Credential credential = credential();
+        if (credential instanceof Credential.Missing missing) {
+            return new HealthAnswer(false, missing.reason());
+        }
+        try {
+            byte[] ping = RunwareTasks.ping();
+            SendTracker tracker = SendTracker.track(ping);
+            HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .timeout(HEALTH_TIMEOUT)
+                    .header("Content-Type", "application/json")
+                    .POST(tracker);
+            return switch (VendorExchange.send(
+                    client, credential.applyTo(request).build(), tracker)) {
+                case VendorExchange.Failed failed -> new HealthAnswer(false, failed.detail());
+                case VendorExchange.Answered answered -> {
+                    int status = answered.response().statusCode();
+                    yield new HealthAnswer(status == 200, status == 200 ? "ok" : "ping answered HTTP " + status);
+                }
+            };
+        } catch (RuntimeException e) {
+            return new HealthAnswer(
+                    false, "health probe failed in the adapter: " + e.getClass().getSimpleName());
+        }
+    }
+
+    /** {@code reference} as a canonical UUID string, if it is one (Runware's taskUUID must be). */
+    static Optional<String> taskUuid(String reference) {
+        try {
+            UUID uuid = UUID.fromString(reference);
+            return uuid.toString().equalsIgnoreCase(reference) ? Optional.of(uuid.toString()) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Credential credential() {
+        return Credential.resolve(settings, environment);
+    }
+
+    private static URI endpoint(URI baseUrl) {
+        String text = baseUrl.toString();
+        while (text.endsWith("/")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        return URI.create(text);
+    }
+}

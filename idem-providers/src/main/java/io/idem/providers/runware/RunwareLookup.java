@@ -1,0 +1,42 @@
+package io.idem.providers.runware;
+
+import io.idem.providers.http.Credential;
+import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorExchange;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+
+/**
+ * Asks Runware about one of our tasks ({@code getResponse} by the UUID we chose). A lookup cannot
+ * bill, so a failed one is simply {@link RunwareTaskState.Unknown}. Thread-safe.
+ */
+final class RunwareLookup {
+    private final HttpClient client;
+    private final URI endpoint;
+
+    RunwareLookup(HttpClient client, URI endpoint) {
+        this.client = client;
+        this.endpoint = endpoint;
+    }
+
+    RunwareTaskState state(String task, Credential credential, Duration timeout) {
+        byte[] body = RunwareTasks.getResponse(task);
+        SendTracker tracker = SendTracker.track(body);
+        HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
+                .version(HttpClient.Version.HTTP_1_1)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "application/json")
+                .POST(tracker);
+        return switch (VendorExchange.send(client, credential.applyTo(request).build(), tracker)) {
+            case VendorExchange.Failed failed -> new RunwareTaskState.Unknown("lookup failed: " + failed.detail());
+            case VendorExchange.Answered answered ->
+                RunwareTaskState.of(
+                        answered.response().statusCode(),
+                        RunwareReply.parse(answered.response().body()),
+                        task);
+        };
+    }
+}
