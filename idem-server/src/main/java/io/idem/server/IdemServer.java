@@ -45,6 +45,7 @@ public final class IdemServer implements AutoCloseable {
     private LeaseSweeper sweeper;
     private io.idem.core.engine.Reconciler reconciler;
     private io.idem.core.breaker.CircuitBreakers breakers;
+    private io.idem.core.engine.HealthSentinel sentinel;
 
     private IdemServer() {}
 
@@ -150,10 +151,14 @@ public final class IdemServer implements AutoCloseable {
                             clock));
             resources.push(http);
         }
+        sentinel = new io.idem.core.engine.HealthSentinel(
+                registry, breakers, clock, config.healthEvery(), Duration.ofSeconds(5));
+        resources.push(sentinel);
         if (worker != null) {
             worker.start();
             sweeper.start();
             reconciler.start();
+            sentinel.start();
         }
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
     }
@@ -171,7 +176,7 @@ public final class IdemServer implements AutoCloseable {
             }
         });
         Routing original = config.routing();
-        return new Routing(providers, original.lanes(), original.defaultLane());
+        return new Routing(providers, original.lanes(), original.defaultLane(), original.adultLanes());
     }
 
     private static void bootstrapAdmin(IdemConfig config, KeyService keys, PrintStream console) {
@@ -206,6 +211,10 @@ public final class IdemServer implements AutoCloseable {
 
     public io.idem.core.engine.Reconciler reconciler() {
         return reconciler;
+    }
+
+    public io.idem.core.engine.HealthSentinel sentinel() {
+        return sentinel;
     }
 
     public io.idem.core.breaker.CircuitBreakers breakers() {

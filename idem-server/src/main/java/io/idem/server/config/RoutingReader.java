@@ -112,7 +112,7 @@ final class RoutingReader {
                         ? "standard"
                         : lanes.keySet().iterator().next();
         try {
-            return new Result(new Routing(providers, lanes, defaultLane), inProcess);
+            return new Result(new Routing(providers, lanes, defaultLane, adultLanes(root.get("lanes"))), inProcess);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
@@ -192,7 +192,8 @@ final class RoutingReader {
                     name,
                     adapter,
                     uri,
-                    Optional.ofNullable(text(p, "api_key_env")).or(() -> Optional.ofNullable(DEFAULT_KEY_ENVS.get(adapter))),
+                    Optional.ofNullable(text(p, "api_key_env"))
+                            .or(() -> Optional.ofNullable(DEFAULT_KEY_ENVS.get(adapter))),
                     model,
                     models,
                     Duration.ofMillis(connectMs),
@@ -215,15 +216,39 @@ final class RoutingReader {
             throw new ConfigException("lanes must map lane names to provider lists, was " + node);
         }
         node.fields().forEachRemaining(lane -> {
-            if (!lane.getValue().isArray()) {
-                throw new ConfigException(
-                        "lanes." + lane.getKey() + " must be a list of provider names, was " + lane.getValue());
+            JsonNode value = lane.getValue();
+            JsonNode list = value.isObject() ? value.get("providers") : value;
+            if (list == null || !list.isArray()) {
+                throw new ConfigException("lanes." + lane.getKey()
+                        + " must be a list of provider names, or {providers: [...], adult: true}, was " + value);
             }
             List<String> members = new ArrayList<>();
-            lane.getValue().forEach(member -> members.add(member.asText()));
+            list.forEach(member -> members.add(member.asText()));
             lanes.put(lane.getKey(), members);
         });
         return lanes;
+    }
+
+    /** Lanes declared {@code adult: true}: closed unless the key is approved and output is moderated. */
+    private static Set<String> adultLanes(JsonNode node) {
+        Set<String> adult = new java.util.LinkedHashSet<>();
+        if (node != null && node.isObject()) {
+            node.fields().forEachRemaining(lane -> {
+                JsonNode value = lane.getValue();
+                if (value.isObject()) {
+                    value.fieldNames().forEachRemaining(field -> {
+                        if (!field.equals("providers") && !field.equals("adult")) {
+                            throw new ConfigException("lanes." + lane.getKey() + "." + field
+                                    + " is not a known setting; known: [providers, adult]");
+                        }
+                    });
+                    if (value.path("adult").asBoolean(false)) {
+                        adult.add(lane.getKey());
+                    }
+                }
+            });
+        }
+        return adult;
     }
 
     private static final Set<String> CAPABILITY_FIELDS =

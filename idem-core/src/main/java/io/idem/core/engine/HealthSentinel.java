@@ -1,0 +1,108 @@
+package io.idem.core.engine;
+
+import io.idem.core.breaker.CircuitBreakers;
+import io.idem.core.spi.HealthAnswer;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks every provider in parallel on a schedule, each with its own timeout (DESIGN §6). A failed
+ * or silent check counts against the provider's breaker; a check that throws never stops the
+ * sentinel. The last answer per provider is kept for the API and console. Thread-safe.
+ */
+public final class HealthSentinel implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(HealthSentinel.class);
+
+    private final ProviderRegistry providers;
+    private final CircuitBreakers breakers;
+    private final InstantSource clock;
+    private final Duration every;
+    private final Duration timeout;
+    private final Map<String, Result> last = new ConcurrentHashMap<>();
+    private final ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor();
+    private volatile Thread thread;
+
+    /** One provider's latest check. */
+    public record Result(HealthAnswer answer, Duration latency, Instant at) {}
+
+    public HealthSentinel(
+            ProviderRegistry providers, CircuitBreakers breakers, InstantSource clock, Duration every, Duration timeout) {
+        this.providers = providers;
+        this.breakers = breakers;
+        this.clock = clock;
+        this.every = every;
+        this.timeout = timeout;
+    }
+
+    public Optional<Result> last(String provider) {
+        return Optional.ofNullable(last.get(provider));
+    }
+
+    /** Checks every provider once, in parallel; returns when all have answered or timed out. */
+    public void checkAll() {
+        List<Map.Entry<String, Future<HealthAnswer>>> running = providers.all().entrySet().stream()
+                .map(e -> Map.entry(e.getKey(), checks.submit(() -> e.getValue().adapter().health())))
+                .toList();
+        long started = System.nanoTime();
+        for (var entry : running) {
+            String name = entry.getKey();
+            HealthAnswer answer;
+            try {
+                long left = timeout.toNanos() - (System.nanoTime() - started);
+                answer = entry.getValue().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                entry.getValue().cancel(true);
+                answer = new HealthAnswer(false, "no answer within " + timeout.toSeconds() + " s");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (Exception e) {
+                answer = new HealthAnswer(false, "check failed: " + e.getClass().getSimpleName());
+            }
+            Duration latency = Duration.ofNanos(System.nanoTime() - started);
+            last.put(name, new Result(answer, latency, clock.instant()));
+            if (answer.healthy()) {
+                breakers.onSuccess(name, latency, false);
+            } else {
+                log.warn("health check of '{}' failed: {}", name, answer.detail());
+                breakers.onError(name, latency, false, "health_check_failed");
+            }
+        }
+    }
+
+    public void start() {
+        thread = Thread.ofVirtual().name("idem-health-sentinel").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    checkAll();
+                    Thread.sleep(every);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    log.error("health sweep failed; the sentinel goes on", e);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+        checks.shutdownNow();
+    }
+}
