@@ -96,6 +96,9 @@ public final class IdemServer implements AutoCloseable {
                 breakers,
                 new io.idem.core.budget.ProviderBudgets(
                         new io.idem.postgres.PgSpendStore(database), dailyBudgets, clock));
+        sentinel = new io.idem.core.engine.HealthSentinel(
+                registry, breakers, clock, config.healthEvery(), Duration.ofSeconds(5));
+        resources.push(sentinel);
         Runnable wakeLocal = () -> {};
         if (config.role().runsWorker()) {
             worker = new JobWorker(queue, registry, assets, clock, config.worker(), webhookLinks, gate);
@@ -148,18 +151,16 @@ public final class IdemServer implements AutoCloseable {
                             webhookLinks,
                             new io.idem.postgres.PgWebhooks(database),
                             gate,
+                            sentinel,
                             clock));
             resources.push(http);
         }
-        sentinel = new io.idem.core.engine.HealthSentinel(
-                registry, breakers, clock, config.healthEvery(), Duration.ofSeconds(5));
-        resources.push(sentinel);
         if (worker != null) {
             worker.start();
             sweeper.start();
             reconciler.start();
-            sentinel.start();
         }
+        sentinel.start();
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
     }
 

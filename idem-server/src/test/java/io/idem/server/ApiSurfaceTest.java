@@ -139,11 +139,15 @@ class ApiSurfaceTest {
     }
 
     @Test
-    void providersShowHealthAndSpend() {
+    void providersShowHealthBreakerAndSpend() {
+        await().until(() -> server.get("/v1/providers", TestServer.ADMIN_KEY).body().get("data").get(0)
+                .get("health").get("healthy").asBoolean(false));
         var providers = server.get("/v1/providers", TestServer.ADMIN_KEY).body().get("data");
         assertThat(providers).extracting(p -> p.get("name").asText()).containsExactly("primary", "backup");
-        assertThat(providers.get(0).get("health").get("healthy").asBoolean()).isTrue();
+        assertThat(providers.get(0).get("breaker").get("state").asText()).isEqualTo("closed");
         assertThat(providers.get(0).get("today").has("billed_usd")).isTrue();
+        assertThat(providers.get(0).get("budget").get("exhausted").asBoolean()).isFalse();
+        assertThat(providers.get(0).get("recent").has("p95_latency_ms")).isTrue();
     }
 
     @Test

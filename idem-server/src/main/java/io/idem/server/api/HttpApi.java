@@ -35,6 +35,7 @@ public final class HttpApi implements AutoCloseable {
             WebhookLinks webhookLinks,
             io.idem.postgres.PgWebhooks webhooks,
             io.idem.core.engine.ProviderGate gate,
+            io.idem.core.engine.HealthSentinel sentinel,
             InstantSource clock) {}
 
     private HttpApi(Javalin app, String host) {
@@ -77,7 +78,14 @@ public final class HttpApi implements AutoCloseable {
                     .install(c);
             new CancelApi(auth, parts.reads(), parts.canceller(), links).install(c);
             new HooksApi(parts.webhookLinks(), parts.webhooks(), parts.reconciler(), parts.clock()).install(c);
-            new ProvidersApi(auth, parts.registry(), parts.routing(), parts.reads(), parts.clock(), parts.gate())
+            new ProvidersApi(
+                            auth,
+                            parts.registry(),
+                            parts.routing(),
+                            parts.reads(),
+                            parts.clock(),
+                            parts.gate(),
+                            parts.sentinel())
                     .install(c);
             new RouteCheckApi(auth, requests, parts.gate(), maxBytes).install(c);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);

@@ -2,7 +2,6 @@ package io.idem.server.api;
 
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.routing.Routing;
-import io.idem.core.spi.HealthAnswer;
 import io.idem.postgres.PgJobReads;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -14,23 +13,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
-/** {@code GET /v1/providers}: the registry with health (probed at most every 10 s) and today's spend. */
+/** {@code GET /v1/providers}: the registry with health (from the health sentinel) and today's spend. */
 public final class ProvidersApi {
-    private static final Duration HEALTH_TTL = Duration.ofSeconds(10);
     private final Auth auth;
     private final ProviderRegistry registry;
     private final Routing routing;
     private final PgJobReads reads;
     private final InstantSource clock;
-    private final Map<String, CachedHealth> health = new ConcurrentHashMap<>();
-
-    private record CachedHealth(HealthAnswer answer, long until) {}
 
     private final io.idem.core.engine.ProviderGate gate;
+    private final io.idem.core.engine.HealthSentinel sentinel;
 
     public ProvidersApi(
             Auth auth,
@@ -38,8 +31,10 @@ public final class ProvidersApi {
             Routing routing,
             PgJobReads reads,
             InstantSource clock,
-            io.idem.core.engine.ProviderGate gate) {
+            io.idem.core.engine.ProviderGate gate,
+            io.idem.core.engine.HealthSentinel sentinel) {
         this.gate = gate;
+        this.sentinel = sentinel;
         this.auth = auth;
         this.registry = registry;
         this.routing = routing;
@@ -61,8 +56,6 @@ public final class ProvidersApi {
         Map<String, PgJobReads.Spend> spend = reads.spendSince(today);
         Map<String, PgJobReads.Health> recent =
                 reads.healthSince(clock.instant().minus(Duration.ofMinutes(15)));
-        Map<String, CompletableFuture<HealthAnswer>> probes = new LinkedHashMap<>();
-        registry.all().forEach((name, provider) -> probes.put(name, probe(name, provider)));
         List<Map<String, Object>> data = new ArrayList<>();
         registry.all().forEach((name, provider) -> {
             var settings = provider.settings();
@@ -78,8 +71,20 @@ public final class ProvidersApi {
                             .filter(e -> e.getValue().contains(name))
                             .map(Map.Entry::getKey)
                             .toList());
-            HealthAnswer answer = probes.get(name).getNow(new HealthAnswer(false, "probe timed out"));
-            out.put("health", Map.of("healthy", answer.healthy(), "detail", answer.detail()));
+            Map<String, Object> health = new LinkedHashMap<>();
+            sentinel.last(name)
+                    .ifPresentOrElse(
+                            last -> {
+                                health.put("healthy", last.answer().healthy());
+                                health.put("detail", last.answer().detail());
+                                health.put("latency_ms", last.latency().toMillis());
+                                health.put("checked_at", last.at().toString());
+                            },
+                            () -> {
+                                health.put("healthy", null);
+                                health.put("detail", "not checked yet");
+                            });
+            out.put("health", health);
             PgJobReads.Spend s = spend.get(name);
             out.put(
                     "today",
@@ -116,31 +121,5 @@ public final class ProvidersApi {
             data.add(out);
         });
         Json.write(ctx, Map.of("data", data));
-    }
-
-    private CompletableFuture<HealthAnswer> probe(String name, ProviderRegistry.Provider provider) {
-        CachedHealth cached = health.get(name);
-        if (cached != null && cached.until() - System.nanoTime() > 0) {
-            return CompletableFuture.completedFuture(cached.answer());
-        }
-        CompletableFuture<HealthAnswer> future = CompletableFuture.supplyAsync(
-                () -> {
-                    HealthAnswer answer;
-                    try {
-                        answer = provider.adapter().health();
-                    } catch (RuntimeException e) {
-                        answer = new HealthAnswer(
-                                false, "health check failed: " + e.getClass().getSimpleName());
-                    }
-                    health.put(name, new CachedHealth(answer, System.nanoTime() + HEALTH_TTL.toNanos()));
-                    return answer;
-                },
-                java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
-        try {
-            future.get(2, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            // answered below as "probe timed out"
-        }
-        return future;
     }
 }
