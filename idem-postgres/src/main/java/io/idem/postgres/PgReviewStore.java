@@ -274,6 +274,62 @@ public final class PgReviewStore implements ReviewStore {
         });
     }
 
+    private static final String FAIL_REJECTED = """
+            WITH closed AS (
+                UPDATE provider_attempts
+                   SET status = 'failed', billable = 'no', error_class = ?, error_code = ?,
+                       finished_at = COALESCE(finished_at, ?)
+                 WHERE id = ? AND job_id = ?
+                RETURNING id, provider
+            ), moved AS (
+                UPDATE jobs
+                   SET state = 'failed', error_code = ?, error_message = ?, error_class = ?,
+                       review_reason = NULL, review_since = NULL, reconcile_token = NULL, reconcile_until = NULL,
+                       reconciled_at = ?, updated_at = ?
+                 WHERE id = ? AND state = 'manual_review' AND reconcile_token = ?
+                RETURNING id
+            ), events AS (
+                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+                SELECT m.id, 'job.reconciled', 'manual_review', 'failed', ?,
+                       jsonb_build_object('attempt_id', cl.id::text, 'provider', cl.provider,
+                                          'outcome', 'rejected', 'detail', ?::text), ?
+                  FROM moved m, closed cl
+            )
+            SELECT count(*) FROM moved
+            """;
+
+    @Override
+    public boolean failRejected(
+            ReviewCase held, UUID attemptId, String errorClass, String code, String detail, String actor, Instant now) {
+        JobTransitions.check(JobState.MANUAL_REVIEW, JobState.FAILED);
+        return db.inTransaction(c -> {
+            try (PreparedStatement ps = c.prepareStatement(FAIL_REJECTED)) {
+                var ts = JobRows.timestamp(now);
+                int i = 1;
+                ps.setString(i++, errorClass);
+                ps.setString(i++, code);
+                ps.setTimestamp(i++, ts);
+                ps.setObject(i++, attemptId);
+                ps.setObject(i++, held.job().id());
+                ps.setString(i++, code);
+                ps.setString(i++, detail);
+                ps.setString(i++, errorClass);
+                ps.setTimestamp(i++, ts);
+                ps.setTimestamp(i++, ts);
+                ps.setObject(i++, held.job().id());
+                ps.setObject(i++, held.hold());
+                ps.setString(i++, actor);
+                ps.setString(i++, detail);
+                ps.setTimestamp(i, ts);
+                boolean moved = count(ps) == 1;
+                if (!moved) {
+                    c.rollback();
+                }
+                return moved;
+            }
+        });
+    }
+
     @Override
     public boolean expire(ReviewCase held, String actor, Instant now) {
         return db.inTransaction(c -> {

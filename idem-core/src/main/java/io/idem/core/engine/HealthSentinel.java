@@ -38,7 +38,11 @@ public final class HealthSentinel implements AutoCloseable {
     public record Result(HealthAnswer answer, Duration latency, Instant at) {}
 
     public HealthSentinel(
-            ProviderRegistry providers, CircuitBreakers breakers, InstantSource clock, Duration every, Duration timeout) {
+            ProviderRegistry providers,
+            CircuitBreakers breakers,
+            InstantSource clock,
+            Duration every,
+            Duration timeout) {
         this.providers = providers;
         this.breakers = breakers;
         this.clock = clock;
@@ -53,7 +57,8 @@ public final class HealthSentinel implements AutoCloseable {
     /** Checks every provider once, in parallel; returns when all have answered or timed out. */
     public void checkAll() {
         List<Map.Entry<String, Future<HealthAnswer>>> running = providers.all().entrySet().stream()
-                .map(e -> Map.entry(e.getKey(), checks.submit(() -> e.getValue().adapter().health())))
+                .map(e -> Map.entry(
+                        e.getKey(), checks.submit(() -> e.getValue().adapter().health())))
                 .toList();
         long started = System.nanoTime();
         for (var entry : running) {

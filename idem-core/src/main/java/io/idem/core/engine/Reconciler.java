@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class Reconciler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
-    private static final Duration HOLD = Duration.ofMinutes(2);
-    private static final int BATCH = 50;
+    /** Short, so a node that dies mid-sweep blocks its held jobs only briefly. */
+    private static final Duration HOLD = Duration.ofSeconds(30);
+
+    private static final int BATCH = 10;
     /** How long past a call's own deadline a vendor's "never heard of it" is trusted. */
     private static final Duration NOT_FOUND_GRACE = Duration.ofSeconds(5);
 
@@ -43,6 +45,7 @@ public final class Reconciler implements AutoCloseable {
     public enum Verdict {
         PROMOTED,
         CONTINUED,
+        FAILED,
         UNCHANGED,
         EXPIRED,
         NOT_HELD
@@ -74,7 +77,7 @@ public final class Reconciler implements AutoCloseable {
             due = store.holdDue(BATCH, now, HOLD, now.minus(interval.dividedBy(2)));
             for (ReviewCase held : due) {
                 Verdict verdict = check(held, "reconciler");
-                if (verdict == Verdict.PROMOTED || verdict == Verdict.CONTINUED) {
+                if (verdict == Verdict.PROMOTED || verdict == Verdict.CONTINUED || verdict == Verdict.FAILED) {
                     moved++;
                 }
             }
@@ -142,6 +145,17 @@ public final class Reconciler implements AutoCloseable {
                         ? continued(store.closeUndelivered(
                                 held, attempt.id(), failed.detail(), failed.billed(), actor, now))
                         : unchanged(held, now);
+            case ReconcileAnswer.Rejected rejected ->
+                store.failRejected(
+                                held,
+                                attempt.id(),
+                                rejected.kind().wire(),
+                                rejected.code(),
+                                rejected.detail(),
+                                actor,
+                                now)
+                        ? Verdict.FAILED
+                        : Verdict.NOT_HELD;
             case ReconcileAnswer.StillUnknown unknown -> unchanged(held, now);
             case ReconcileAnswer.Unsupported unsupported -> unchanged(held, now);
         };

@@ -13,6 +13,12 @@ public sealed interface ReconcileAnswer {
     /** The vendor ran it and it failed; whether it billed is in {@code billed}. */
     record Failed(String detail, boolean billed) implements ReconcileAnswer {}
 
+    /**
+     * The vendor refused the call (nothing generated, nothing billed). The job must fail: a policy or
+     * input refusal is never a reason to try another provider.
+     */
+    record Rejected(io.idem.core.outcome.RejectionKind kind, String code, String detail) implements ReconcileAnswer {}
+
     /** Still running, or the vendor could not tell us now. */
     record StillUnknown(String detail) implements ReconcileAnswer {}
 

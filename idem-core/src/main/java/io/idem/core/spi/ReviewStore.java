@@ -43,6 +43,10 @@ public interface ReviewStore {
      */
     boolean closeUndelivered(ReviewCase held, UUID attemptId, String detail, boolean billed, String actor, Instant now);
 
+    /** The vendor refused the call: the attempt is closed (not billed) and the job fails, no fallback. */
+    boolean failRejected(
+            ReviewCase held, UUID attemptId, String errorClass, String code, String detail, String actor, Instant now);
+
     /** Past the reconcile age: the job stays for an operator with reason {@code reconcile_expired}. */
     boolean expire(ReviewCase held, String actor, Instant now);
 

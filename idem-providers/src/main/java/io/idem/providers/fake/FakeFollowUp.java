@@ -3,6 +3,7 @@ package io.idem.providers.fake;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
@@ -93,6 +94,16 @@ final class FakeFollowUp {
                         ? new ReconcileAnswer.Failed("vendor reports " + id + " " + status + " and billed", true)
                         : new ReconcileAnswer.NotBilled("vendor reports " + id + " " + status + ", not billed");
             case "running" -> new ReconcileAnswer.StillUnknown("vendor reports " + id + " still running");
+            case "rejected_policy" ->
+                new ReconcileAnswer.Rejected(
+                        RejectionKind.POLICY,
+                        "content_policy_violation",
+                        "vendor reports " + id + " refused by policy");
+            case "rejected_input" ->
+                new ReconcileAnswer.Rejected(
+                        RejectionKind.USER_ERROR,
+                        "invalid_request",
+                        "vendor reports " + id + " refused as invalid input");
             default -> new ReconcileAnswer.StillUnknown("vendor reports " + id + " in unknown status " + status);
         };
     }

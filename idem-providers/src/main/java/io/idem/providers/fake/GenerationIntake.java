@@ -36,9 +36,23 @@ final class GenerationIntake {
             case Fixed.HTTP_429 -> rateLimited();
             case Fixed.AUTH -> Reply.json(401, ErrorBody.of("invalid_api_key", "the API key is not valid"));
             // These judge the request, so they read it first.
-            case Fixed.USER_ERROR -> afterReading(body, "invalid_size", "the requested size is not supported");
+            // Rejections are remembered, so a lookup after a lost answer can still say "refused".
+            case Fixed.USER_ERROR ->
+                withRequest(
+                        body,
+                        request -> rejected(
+                                request,
+                                GenerationStatus.REJECTED_INPUT,
+                                "invalid_size",
+                                "the requested size is not supported"));
             case Fixed.POLICY ->
-                afterReading(body, "content_policy_violation", "the prompt was rejected by the safety system");
+                withRequest(
+                        body,
+                        request -> rejected(
+                                request,
+                                GenerationStatus.REJECTED_POLICY,
+                                "content_policy_violation",
+                                "the prompt was rejected by the safety system"));
             case Fixed.OK -> withRequest(body, request -> success(book.record(request, GenerationStatus.SUCCEEDED)));
             case Fixed.MALFORMED ->
                 withRequest(body, request -> emptySuccess(book.record(request, GenerationStatus.FAILED)));
@@ -62,9 +76,8 @@ final class GenerationIntake {
                 .withHeader("Retry-After", "1"));
     }
 
-    private static Reply afterReading(RequestBody body, String code, String message)
-            throws IOException, MalformedRequestException {
-        body.read();
+    private Reply rejected(GenerationRequest request, GenerationStatus status, String code, String message) {
+        book.record(request, status);
         return Reply.json(400, ErrorBody.invalidRequest(code, message));
     }
 
@@ -82,7 +95,7 @@ final class GenerationIntake {
             case SUCCEEDED -> success(done);
             case CANCELED ->
                 Reply.json(409, ErrorBody.of("canceled", "the generation was canceled before it finished"));
-            case RUNNING, FAILED ->
+            case RUNNING, FAILED, REJECTED_POLICY, REJECTED_INPUT ->
                 throw new IllegalStateException("generation " + done.id() + " ended " + done.status());
         };
     }

@@ -7,7 +7,11 @@ enum GenerationStatus {
     RUNNING,
     SUCCEEDED,
     FAILED,
-    CANCELED;
+    CANCELED,
+    /** Refused for its content: nothing generated, nothing billed, and no other vendor should try. */
+    REJECTED_POLICY,
+    /** Refused as invalid input: nothing generated, nothing billed. */
+    REJECTED_INPUT;
 
     String wire() {
         return name().toLowerCase(Locale.ROOT);
@@ -17,7 +21,7 @@ enum GenerationStatus {
     boolean canBecome(GenerationStatus next) {
         return switch (this) {
             case RUNNING -> next != RUNNING;
-            case SUCCEEDED, FAILED, CANCELED -> false;
+            case SUCCEEDED, FAILED, CANCELED, REJECTED_POLICY, REJECTED_INPUT -> false;
         };
     }
 }
