@@ -141,10 +141,10 @@ public final class AdminKeysApi {
         out.put("jurisdiction", key.jurisdiction().orElse(null));
         out.put(
                 "daily_budget_usd",
-                key.dailyBudgetUsd().map(java.math.BigDecimal::toPlainString).orElse(null));
+                key.dailyBudgetUsd().map(b -> b.stripTrailingZeros().toPlainString()).orElse(null));
         out.put(
                 "monthly_budget_usd",
-                key.monthlyBudgetUsd().map(java.math.BigDecimal::toPlainString).orElse(null));
+                key.monthlyBudgetUsd().map(b -> b.stripTrailingZeros().toPlainString()).orElse(null));
         return out;
     }
 }
