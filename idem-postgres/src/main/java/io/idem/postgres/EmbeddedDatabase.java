@@ -30,6 +30,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
                     .setCleanDataDirectory(false)
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("fsync", "on")
+                    // zonky's default is off; a 202 or a write-ahead row must be on disk before we act on it
+                    .setServerConfig("synchronous_commit", "on")
+                    .setServerConfig("full_page_writes", "on")
                     .start();
             log.info("embedded PostgreSQL running on port {} with data in {}", postgres.getPort(), dataDirectory);
             return new EmbeddedDatabase(postgres);

@@ -32,7 +32,8 @@ public final class PgJobIntake {
     public sealed interface Accepted {
         UUID jobId();
 
-        record Created(UUID jobId) implements Accepted {}
+        /** A new job, queued at {@code createdAt}. */
+        record Created(UUID jobId, Instant createdAt) implements Accepted {}
 
         record Replayed(UUID jobId) implements Accepted {}
 
@@ -89,7 +90,7 @@ public final class PgJobIntake {
                     int next = bindJob(c, ps, 1, jobId, owner, apiKeyId, spec, now);
                     bindEvent(c, ps, next, owner, spec);
                     ps.executeQuery().close();
-                    return new Accepted.Created(jobId);
+                    return new Accepted.Created(jobId, now);
                 }
             });
         }
@@ -105,7 +106,7 @@ public final class PgJobIntake {
                 bindEvent(c, ps, next, owner, spec);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
-                        return new Accepted.Created(jobId);
+                        return new Accepted.Created(jobId, now);
                     }
                 }
             }

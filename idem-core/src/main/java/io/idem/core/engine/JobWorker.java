@@ -36,7 +36,12 @@ public final class JobWorker implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wakeUp = lock.newCondition();
     private final ExecutorService jobs = Executors.newVirtualThreadPerTaskExecutor();
+    /** How long free slots may wait for company before a smaller claim goes out anyway. */
+    private static final java.time.Duration BATCH_WINDOW = java.time.Duration.ofMillis(20);
+
     private volatile boolean running;
+    private long lastClaimNanos;
+    private boolean queueMayHoldMore = true;
     private boolean woken;
     private Thread claimer;
     private Thread heartbeat;
@@ -90,13 +95,18 @@ public final class JobWorker implements AutoCloseable {
             try {
                 int free = slots.availablePermits();
                 int claimedCount = 0;
-                if (free > 0) {
+                // Claim in batches: one statement for half a batch of free slots, not one per finished job.
+                int worthClaiming = Math.max(1, Math.min(settings.claimBatch(), settings.concurrency()) / 2);
+                boolean due = System.nanoTime() - lastClaimNanos > BATCH_WINDOW.toNanos();
+                if (free >= worthClaiming || (free > 0 && (inFlight.isEmpty() || due))) {
+                    lastClaimNanos = System.nanoTime();
                     List<ClaimedJob> claimed = store.claim(
                             settings.workerId(),
                             Math.min(free, settings.claimBatch()),
                             clock.instant(),
                             settings.lease());
                     claimedCount = claimed.size();
+                    queueMayHoldMore = claimedCount == Math.min(free, settings.claimBatch());
                     for (ClaimedJob job : claimed) {
                         slots.acquireUninterruptibly();
                         inFlight.put(job.lease(), Boolean.TRUE);
@@ -104,11 +114,13 @@ public final class JobWorker implements AutoCloseable {
                     }
                 }
                 if (claimedCount == 0 || slots.availablePermits() == 0) {
-                    awaitWake();
+                    // With free slots, look again after the batch window even if nothing wakes us.
+                    boolean soon = queueMayHoldMore && slots.availablePermits() > 0 && !inFlight.isEmpty();
+                    awaitWake(soon ? BATCH_WINDOW : settings.pollEvery());
                 }
             } catch (RuntimeException e) {
                 log.error("claiming jobs failed; retrying after the poll interval", e);
-                awaitWake();
+                awaitWake(settings.pollEvery());
             }
         }
     }
@@ -129,11 +141,11 @@ public final class JobWorker implements AutoCloseable {
         }
     }
 
-    private void awaitWake() {
+    private void awaitWake(java.time.Duration atMost) {
         lock.lock();
         try {
             if (!woken && running) {
-                wakeUp.await(settings.pollEvery().toMillis(), TimeUnit.MILLISECONDS);
+                wakeUp.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
             }
             woken = false;
         } catch (InterruptedException e) {

@@ -89,7 +89,7 @@ public final class FakeAdapter implements ProviderAdapter {
                     client, credential.applyTo(request).build(), tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
-                    FakeAnswerReader.read(answered.response(), call.listener(), settings.costPerImageUsd());
+                    FakeAnswerReader.read(answered.response(), settings.costPerImageUsd());
             };
         } catch (RuntimeException e) {
             // Only our own code throws here (the credential check keeps the key out of any message).

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
-import io.idem.core.spi.AttemptListener;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.util.Optional;
@@ -20,11 +19,11 @@ final class FakeAnswerReader {
     private FakeAnswerReader() {}
 
     /** Throws only on a bug (an unexpected runtime exception), which the adapter turns into a fault. */
-    static Outcome read(HttpResponse<byte[]> response, AttemptListener listener, BigDecimal pricePerImage) {
+    static Outcome read(HttpResponse<byte[]> response, BigDecimal pricePerImage) {
         int status = response.statusCode();
         String requestId = response.headers().firstValue("X-Request-Id").orElse(null);
         if (status == 200) {
-            return success(response.body(), requestId, listener, pricePerImage);
+            return success(response.body(), requestId, pricePerImage);
         }
         byte[] body = response.body();
         Optional<String> code = FakeGenerationJson.errorField(body, "code");
@@ -56,14 +55,13 @@ final class FakeAnswerReader {
                 "unexpected_status", "unexpected HTTP " + status + ": " + message, status, requestId);
     }
 
-    private static Outcome success(byte[] body, String headerId, AttemptListener listener, BigDecimal pricePerImage) {
+    private static Outcome success(byte[] body, String headerId, BigDecimal pricePerImage) {
         Optional<JsonNode> root = FakeGenerationJson.parse(body);
         String requestId = headerId != null
                 ? headerId
                 : root.flatMap(r -> FakeGenerationJson.text(r, "id")).orElse(null);
-        if (requestId != null) {
-            listener.submitted(requestId);
-        }
+        // A synchronous answer carries its id on the outcome, saved with it in one commit; reporting
+        // it early as well would cost a commit per job for nothing.
         Optional<GenerationResult> result = root.flatMap(FakeGenerationJson::images);
         if (result.isEmpty()) {
             String why = root.isEmpty() ? "200 with an unreadable body" : "200 without a readable image";

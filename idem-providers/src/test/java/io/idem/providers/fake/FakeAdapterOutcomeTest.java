@@ -48,7 +48,8 @@ class FakeAdapterOutcomeTest {
         assertThat(confirmed.httpStatus()).isEqualTo(200);
         assertThat(confirmed.costUsd()).isEqualByComparingTo("0.04");
         assertThat(confirmed.requestId()).startsWith("gen_");
-        assertThat(submitted).containsExactly(confirmed.requestId());
+        // a synchronous answer's id travels on the outcome; no separate early commit
+        assertThat(submitted).isEmpty();
         assertThat(confirmed.result().media()).singleElement().satisfies(media -> {
             assertThat(media.mimeType()).isEqualTo("image/svg+xml");
             assertThat(new String(media.bytes(), StandardCharsets.UTF_8))

@@ -95,7 +95,8 @@ public final class Submissions {
                 : new PgJobIntake.IdempotencyClaim(
                         secret.hmac("idempotency", caller.owner(), idempotencyKey), JobRequests.hash(spec), retention);
         PgJobIntake.Accepted accepted =
-                intake.accept(caller.owner(), caller.key().id(), spec, claim, clock.instant());
+                intake.accept(
+                caller.owner(), caller.key().id(), spec, claim, clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
         if (accepted instanceof PgJobIntake.Accepted.Created) {
             wakeWorkers.run();
         }
