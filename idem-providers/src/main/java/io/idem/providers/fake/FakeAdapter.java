@@ -14,6 +14,7 @@ import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -133,8 +134,8 @@ public final class FakeAdapter implements ProviderAdapter {
                 case VendorExchange.Failed failed -> new HealthAnswer(false, failed.detail());
                 case VendorExchange.Answered answered -> {
                     boolean ok = answered.response().statusCode() == 200
-                            && FakeGenerationJson.parse(answered.response().body())
-                                    .flatMap(root -> FakeGenerationJson.text(root, "status"))
+                            && VendorJson.parse(answered.response().body())
+                                    .flatMap(root -> VendorJson.text(root, "status"))
                                     .filter("ok"::equals)
                                     .isPresent();
                     yield new HealthAnswer(

@@ -9,6 +9,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -64,7 +65,7 @@ final class FakeFollowUp {
             case VendorExchange.Failed failed -> new ReconcileAnswer.StillUnknown("lookup failed: " + failed.detail());
             case VendorExchange.Answered answered -> {
                 HttpResponse<byte[]> response = answered.response();
-                Optional<JsonNode> root = FakeGenerationJson.parse(response.body());
+                Optional<JsonNode> root = VendorJson.parse(response.body());
                 if (response.statusCode() != 200 || root.isEmpty()) {
                     yield new ReconcileAnswer.StillUnknown("lookup answered HTTP " + response.statusCode());
                 }
@@ -74,10 +75,10 @@ final class FakeFollowUp {
     }
 
     private ReconcileAnswer fromStatus(JsonNode generation, AttemptRef attempt) {
-        String id = FakeGenerationJson.text(generation, "id")
+        String id = VendorJson.text(generation, "id")
                 .orElse(attempt.providerRequestId().orElse(null));
         boolean billed = generation.path("billed").asBoolean(false);
-        String status = FakeGenerationJson.text(generation, "status").orElse("(none)");
+        String status = VendorJson.text(generation, "status").orElse("(none)");
         return switch (status) {
             case "succeeded" -> {
                 Optional<GenerationResult> result = FakeGenerationJson.images(generation);
@@ -146,9 +147,9 @@ final class FakeFollowUp {
                 new Target.NotFound(
                         new CancelAnswer.Unclear("the vendor has no generation for reference " + attempt.reference()));
             case VendorExchange.Answered answered ->
-                FakeGenerationJson.parse(answered.response().body())
+                VendorJson.parse(answered.response().body())
                         .filter(root -> answered.response().statusCode() == 200)
-                        .flatMap(root -> FakeGenerationJson.text(root, "id"))
+                        .flatMap(root -> VendorJson.text(root, "id"))
                         .<Target>map(Target.Found::new)
                         .orElseGet(() -> new Target.NotFound(new CancelAnswer.Unclear(
                                 "lookup answered HTTP " + answered.response().statusCode())));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
@@ -57,7 +58,7 @@ final class FalCompletion {
     private Optional<Outcome> read(HttpResponse<byte[]> response, String requestId, FalStatus completed) {
         int status = response.statusCode();
         if (status == 200) {
-            Optional<JsonNode> output = FalJson.parse(response.body());
+            Optional<JsonNode> output = VendorJson.parse(response.body());
             return Optional.of(output.map(o -> delivery.deliver(o, requestId))
                     .orElseGet(() -> new Outcome.Unconfirmed(
                             "malformed_result",

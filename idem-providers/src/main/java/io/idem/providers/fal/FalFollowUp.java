@@ -139,7 +139,7 @@ final class FalFollowUp {
         int status = entry.statusCode().getAsInt();
         if (status == 200) {
             return entry.output().isObject()
-                            && !FalJson.mediaUrls(entry.output()).isEmpty()
+                            && !FalDelivery.mediaUrls(entry.output()).isEmpty()
                     ? answer(delivery.deliver(entry.output(), id))
                     : byIdWithoutHistory(endpointId, id);
         }

@@ -2,6 +2,7 @@ package io.idem.providers.fal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,7 +49,7 @@ final class FalHistory {
             if (!(exchange instanceof VendorExchange.Answered answered)) {
                 return new Search.Failed("history lookup failed: " + ((VendorExchange.Failed) exchange).detail());
             }
-            Optional<JsonNode> root = FalJson.parse(answered.response().body())
+            Optional<JsonNode> root = VendorJson.parse(answered.response().body())
                     .filter(r -> answered.response().statusCode() == 200)
                     .filter(r -> r.path("items").isArray());
             if (root.isEmpty()) {
@@ -58,7 +59,7 @@ final class FalHistory {
             for (JsonNode item : root.get().path("items")) {
                 entry(item).filter(ours).ifPresent(matches::add);
             }
-            cursor = FalJson.text(root.get(), "next_cursor");
+            cursor = VendorJson.text(root.get(), "next_cursor");
             if (cursor.isEmpty() || !root.get().path("has_more").asBoolean(true)) {
                 return verdict(matches);
             }
@@ -75,7 +76,7 @@ final class FalHistory {
     }
 
     private static Optional<Entry> entry(JsonNode item) {
-        Optional<String> id = FalJson.text(item, "request_id").filter(FalEndpoints::validRequestId);
+        Optional<String> id = VendorJson.text(item, "request_id").filter(FalEndpoints::validRequestId);
         JsonNode code = item.path("status_code");
         OptionalInt status =
                 code.canConvertToInt() && code.isNumber() ? OptionalInt.of(code.asInt()) : OptionalInt.empty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.VendorJson;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,7 +49,7 @@ final class FalInput {
     }
 
     static ObjectNode of(GenerationCall call) {
-        ObjectNode input = FalJson.JSON.createObjectNode().put("prompt", call.prompt());
+        ObjectNode input = VendorJson.MAPPER.createObjectNode().put("prompt", call.prompt());
         if (call.size() != null) {
             Matcher size = SIZE.matcher(call.size());
             if (size.matches()) {

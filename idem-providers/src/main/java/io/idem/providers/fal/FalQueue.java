@@ -3,6 +3,7 @@ package io.idem.providers.fal;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -87,8 +88,8 @@ final class FalQueue {
     }
 
     private static CancelAnswer canceled(HttpResponse<byte[]> response, StatusRead before, String requestId) {
-        String said = FalJson.parse(response.body())
-                .flatMap(root -> FalJson.text(root, "status"))
+        String said = VendorJson.parse(response.body())
+                .flatMap(root -> VendorJson.text(root, "status"))
                 .orElse("HTTP " + response.statusCode());
         boolean accepted = response.statusCode() < 300 && (said.equals("OK") || said.equals("CANCELLATION_REQUESTED"));
         if (said.equals("ALREADY_COMPLETED")) {

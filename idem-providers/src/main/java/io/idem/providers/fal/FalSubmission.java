@@ -7,6 +7,7 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -65,8 +66,8 @@ final class FalSubmission {
         if (status < 200 || status > 299) {
             return new Answer.Settled(FalErrors.submitRefused(status, response.body(), response.headers()));
         }
-        Optional<JsonNode> root = FalJson.parse(response.body());
-        Optional<String> id = root.flatMap(r -> FalJson.text(r, "request_id"));
+        Optional<JsonNode> root = VendorJson.parse(response.body());
+        Optional<String> id = root.flatMap(r -> VendorJson.text(r, "request_id"));
         if (id.isEmpty() || !FalEndpoints.validRequestId(id.get())) {
             // Queued or not, we cannot tell without an id: reconcile looks for it in fal's history.
             return new Answer.Settled(new Outcome.Unconfirmed(
@@ -76,6 +77,6 @@ final class FalSubmission {
                     null));
         }
         return new Answer.Accepted(
-                new FalPolling.Accepted(endpointId, id.get(), root.flatMap(r -> FalJson.text(r, "status_url"))));
+                new FalPolling.Accepted(endpointId, id.get(), root.flatMap(r -> VendorJson.text(r, "status_url"))));
     }
 }

@@ -14,6 +14,7 @@ import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -198,7 +199,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     }
 
     private byte[] requestBody(GenerationCall call) {
-        ObjectNode body = OpenAiJson.MAPPER
+        ObjectNode body = VendorJson.MAPPER
                 .createObjectNode()
                 .put("model", call.vendorModel() != null ? call.vendorModel() : settings.defaultModel())
                 .put("prompt", call.prompt())

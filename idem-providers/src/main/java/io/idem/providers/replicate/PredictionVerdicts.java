@@ -4,6 +4,7 @@ import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.VendorText;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -82,7 +83,7 @@ final class PredictionVerdicts {
             case Outcome.Unconfirmed _, Outcome.Confirmed _, Outcome.Unavailable _, Outcome.AdapterFault _ ->
                 new ReconcileAnswer.Failed(
                         "prediction " + p.id() + " failed: "
-                                + p.error().map(ReplicateJson::clip).orElse("no error text"),
+                                + p.error().map(VendorText::clip).orElse("no error text"),
                         true);
         };
     }

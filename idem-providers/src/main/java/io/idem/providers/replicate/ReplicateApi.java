@@ -3,6 +3,7 @@ package io.idem.providers.replicate;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -92,7 +93,7 @@ final class ReplicateApi {
         if (response.statusCode() == 404) {
             return new Read.NotFound();
         }
-        return ReplicateJson.parse(response.body())
+        return VendorJson.parse(response.body())
                 .filter(root -> response.statusCode() == 200)
                 .flatMap(Prediction::read)
                 .<Read>map(Read.Found::new)

@@ -6,6 +6,7 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -59,7 +60,7 @@ final class ReplicateCreation {
 
     /** The create body: our input, the model's version where it needs one, and the callback. */
     static byte[] body(ReplicateModel model, ObjectNode input, GenerationCall call) {
-        ObjectNode body = ReplicateJson.JSON.createObjectNode();
+        ObjectNode body = VendorJson.MAPPER.createObjectNode();
         model.addVersionTo(body);
         body.set("input", input);
         call.callback().ifPresent(url -> {
@@ -83,7 +84,7 @@ final class ReplicateCreation {
         if (status < 200 || status > 299) {
             return new Answer.Settled(ReplicateErrors.createRefused(response));
         }
-        Optional<Prediction> prediction = ReplicateJson.parse(response.body())
+        Optional<Prediction> prediction = VendorJson.parse(response.body())
                 .flatMap(Prediction::read)
                 .filter(p -> ReplicateEndpoints.validPredictionId(p.id()));
         if (prediction.isEmpty()) {

@@ -2,6 +2,7 @@ package io.idem.providers.runware;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -35,7 +36,7 @@ final class RunwareTasks {
      */
     static byte[] imageInference(
             String taskUuid, String model, String prompt, Size size, int n, Optional<URI> webhook) {
-        ObjectNode task = RunwareJson.MAPPER
+        ObjectNode task = VendorJson.MAPPER
                 .createObjectNode()
                 .put("taskType", "imageInference")
                 .put("taskUUID", taskUuid)
@@ -52,7 +53,7 @@ final class RunwareTasks {
     }
 
     static byte[] getResponse(String taskUuid) {
-        return array(RunwareJson.MAPPER
+        return array(VendorJson.MAPPER
                 .createObjectNode()
                 .put("taskType", "getResponse")
                 .put("taskUUID", taskUuid));
@@ -60,11 +61,11 @@ final class RunwareTasks {
 
     static byte[] ping() {
         return array(
-                RunwareJson.MAPPER.createObjectNode().put("taskType", "ping").put("ping", true));
+                VendorJson.MAPPER.createObjectNode().put("taskType", "ping").put("ping", true));
     }
 
     private static byte[] array(ObjectNode task) {
-        ArrayNode tasks = RunwareJson.MAPPER.createArrayNode().add(task);
+        ArrayNode tasks = VendorJson.MAPPER.createArrayNode().add(task);
         return tasks.toString().getBytes(StandardCharsets.UTF_8);
     }
 }
