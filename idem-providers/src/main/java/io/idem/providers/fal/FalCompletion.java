@@ -3,6 +3,7 @@ package io.idem.providers.fal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
 import java.net.http.HttpResponse;
@@ -32,7 +33,7 @@ final class FalCompletion {
         Duration pause = schedule.first();
         for (int attempt = 1; attempt <= RESULT_TRIES; attempt++) {
             VendorExchange exchange =
-                    queue.result(endpointId, requestId, completed.responseUrl(), FalQueue.LOOKUP_TIMEOUT);
+                    queue.result(endpointId, requestId, completed.responseUrl(), VendorCalls.LOOKUP_TIMEOUT);
             if (exchange instanceof VendorExchange.Answered answered) {
                 Optional<Outcome> outcome = read(answered.response(), requestId, completed);
                 if (outcome.isPresent()) {

@@ -1,6 +1,7 @@
 package io.idem.providers.fal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
 import java.net.URI;
@@ -45,7 +46,7 @@ final class FalHistory {
         Optional<String> cursor = Optional.empty();
         for (int page = 0; page < MAX_PAGES; page++) {
             URI uri = queue.endpoints().history(endpointId, start, end, requestId, cursor);
-            VendorExchange exchange = queue.get(uri, FalQueue.LOOKUP_TIMEOUT);
+            VendorExchange exchange = queue.get(uri, VendorCalls.LOOKUP_TIMEOUT);
             if (!(exchange instanceof VendorExchange.Answered answered)) {
                 return new Search.Failed("history lookup failed: " + ((VendorExchange.Failed) exchange).detail());
             }

@@ -6,9 +6,9 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -24,11 +24,11 @@ import java.util.Optional;
 final class FalSubmission {
     static final String START_TIMEOUT_HEADER = "X-Fal-Request-Timeout";
 
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final FalEndpoints endpoints;
 
-    FalSubmission(HttpClient client, FalEndpoints endpoints) {
-        this.client = client;
+    FalSubmission(VendorCalls calls, FalEndpoints endpoints) {
+        this.calls = calls;
         this.endpoints = endpoints;
     }
 
@@ -42,16 +42,10 @@ final class FalSubmission {
     Answer submit(
             GenerationCall call, String endpointId, ObjectNode input, Credential credential, SendTracker tracker) {
         long startSeconds = Math.max(1, call.timeout().toSeconds());
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.submit(endpointId, call.callback()))
-                .version(HttpClient.Version.HTTP_1_1)
-                .timeout(call.timeout())
-                .expectContinue(true)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .header(START_TIMEOUT_HEADER, Long.toString(startSeconds))
-                .POST(tracker);
-        return switch (VendorExchange.send(
-                client, credential.applyTo(request, "Key").build(), tracker)) {
+        HttpRequest.Builder request = VendorCalls.billablePost(
+                        endpoints.submit(endpointId, call.callback()), call.timeout(), tracker)
+                .header(START_TIMEOUT_HEADER, Long.toString(startSeconds));
+        return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
             case VendorExchange.Answered answered -> read(answered.response(), endpointId);
         };

@@ -1,6 +1,7 @@
 package io.idem.providers.replicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
 import java.net.URI;
@@ -42,7 +43,7 @@ final class PredictionListing {
         boolean inputsRemoved = false;
         URI page = api.endpoints().list(createdAfter, createdBefore);
         for (int n = 0; n < MAX_PAGES; n++) {
-            VendorExchange exchange = api.get(page, ReplicateApi.LOOKUP_TIMEOUT);
+            VendorExchange exchange = api.get(page, VendorCalls.LOOKUP_TIMEOUT);
             if (!(exchange instanceof VendorExchange.Answered answered)) {
                 return new Search.Failed("listing failed: " + ((VendorExchange.Failed) exchange).detail());
             }

@@ -2,6 +2,7 @@ package io.idem.providers.replicate;
 
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorCalls;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -41,7 +42,7 @@ final class ReplicatePolling {
             }
             pause = schedule.after(pause);
             // A lookup may end a little past the deadline: it cannot bill, and it reads the final state.
-            switch (api.prediction(last.id(), last.getUrl(), ReplicateApi.LOOKUP_TIMEOUT)) {
+            switch (api.prediction(last.id(), last.getUrl(), VendorCalls.LOOKUP_TIMEOUT)) {
                 case ReplicateApi.Read.Found found -> {
                     last = found.prediction();
                     problem = null;
