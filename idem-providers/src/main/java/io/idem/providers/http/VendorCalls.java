@@ -94,6 +94,15 @@ public final class VendorCalls {
         return attempt.vendorModel() != null ? attempt.vendorModel() : settings.defaultModel();
     }
 
+    /** {@code baseUrl} as text without trailing slashes, ready for a path to be appended. */
+    public static String trimmedBase(URI baseUrl) {
+        String text = baseUrl.toString();
+        while (text.endsWith("/")) {
+            text = text.substring(0, text.length() - 1);
+        }
+        return text;
+    }
+
     /** A call refused before anything is sent, because the key cannot be used. */
     public static Outcome missingCredential(Credential.Missing missing) {
         return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);

@@ -9,6 +9,7 @@ import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.ImageSize;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
@@ -65,7 +66,7 @@ public final class RunwareAdapter implements ProviderAdapter {
             InstantSource clock) {
         this.calls = new VendorCalls("runware", settings, client, environment);
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.endpoint = endpoint(settings.baseUrl());
+        this.endpoint = URI.create(VendorCalls.trimmedBase(settings.baseUrl()));
         this.errors = new RunwareErrorReader(tuning.promptRefusal());
         this.media = new RunwareMedia(new MediaDownloader(client, tuning.maxDownloadBytes()), tuning.downloadTimeout());
         RunwareLookup lookup = new RunwareLookup(calls, endpoint);
@@ -88,7 +89,7 @@ public final class RunwareAdapter implements ProviderAdapter {
         if (task.isEmpty()) {
             return new Outcome.AdapterFault("attempt reference " + call.reference() + " is not a UUID", false);
         }
-        Optional<RunwareTasks.Size> size = RunwareTasks.Size.parse(call.size());
+        Optional<ImageSize> size = RunwareTasks.size(call.size());
         if (size.isEmpty()) {
             return new Outcome.Rejected(
                     RejectionKind.USER_ERROR, "invalid_size", "size must be WIDTHxHEIGHT, was " + call.size(), 0, null);
@@ -185,13 +186,5 @@ public final class RunwareAdapter implements ProviderAdapter {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-    }
-
-    private static URI endpoint(URI baseUrl) {
-        String text = baseUrl.toString();
-        while (text.endsWith("/")) {
-            text = text.substring(0, text.length() - 1);
-        }
-        return URI.create(text);
     }
 }
