@@ -37,18 +37,15 @@ final class FalDelivery {
                     200,
                     requestId);
         }
-        List<GenerationResult.Media> media = new ArrayList<>();
-        for (URI url : urls) {
-            try {
-                media.add(downloader.fetch(url, DOWNLOAD_TIMEOUT));
-            } catch (MediaDownloader.DownloadException e) {
-                return new Outcome.Unconfirmed(
-                        "result_download_failed",
-                        "fal request " + requestId + " succeeded but its result could not be fetched: "
-                                + e.getMessage(),
-                        200,
-                        requestId);
-            }
+        List<GenerationResult.Media> media;
+        try {
+            media = downloader.fetchAll(urls, DOWNLOAD_TIMEOUT);
+        } catch (MediaDownloader.DownloadException e) {
+            return new Outcome.Unconfirmed(
+                    "result_download_failed",
+                    "fal request " + requestId + " succeeded but its result could not be fetched: " + e.getMessage(),
+                    200,
+                    requestId);
         }
         BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
