@@ -11,10 +11,8 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,22 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * documented body: the outcome class, the rejection kind, the vendor's code and the request id.
  */
 class OpenAiErrorMappingTest {
-    private static OpenAiFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = OpenAiFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final OpenAiFixture fixture = new OpenAiFixture();
 
     /** What one vendor answer must become. */
     record Row(

@@ -11,10 +11,8 @@ import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.GenerationCall;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,22 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * submit by status and code, and failures of an accepted task reported by getResponse.
  */
 class RunwareErrorMappingTest {
-    private static RunwareFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = RunwareFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final RunwareFixture fixture = new RunwareFixture();
 
     /** What one vendor answer must become; {@code %s} in the body is the task UUID. */
     record Row(
