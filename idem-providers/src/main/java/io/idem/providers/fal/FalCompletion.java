@@ -43,7 +43,7 @@ final class FalCompletion {
             } else if (exchange instanceof VendorExchange.Failed failed) {
                 why = failed.detail();
             }
-            if (attempt < RESULT_TRIES && !sleep(pause)) {
+            if (attempt < RESULT_TRIES && !PollSchedule.sleep(pause)) {
                 break;
             }
             pause = schedule.after(pause);
@@ -72,15 +72,5 @@ final class FalCompletion {
             return Optional.of(FalErrors.requestFailed(status, response.body(), response.headers(), requestId));
         }
         return Optional.empty();
-    }
-
-    static boolean sleep(Duration pause) {
-        try {
-            Thread.sleep(pause);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

@@ -36,7 +36,7 @@ final class ReplicatePolling {
             if (!left.isPositive()) {
                 return timedOut(last, problem);
             }
-            if (!sleep(shorter(pause, left))) {
+            if (!PollSchedule.sleep(PollSchedule.shorter(pause, left))) {
                 return new Outcome.Unconfirmed(
                         "interrupted", "interrupted while waiting for prediction " + last.id(), 0, last.id());
             }
@@ -62,19 +62,5 @@ final class ReplicatePolling {
                         + "); its Cancel-After deadline ends it",
                 0,
                 last.id());
-    }
-
-    private static boolean sleep(Duration pause) {
-        try {
-            Thread.sleep(pause);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static Duration shorter(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }
