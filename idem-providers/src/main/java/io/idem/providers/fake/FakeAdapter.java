@@ -1,9 +1,7 @@
 package io.idem.providers.fake;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
-import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
@@ -13,15 +11,15 @@ import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Speaks to a {@link FakeVendorServer} (or anything with its wire protocol) and maps every answer,
@@ -36,13 +34,7 @@ import org.slf4j.LoggerFactory;
  * request's timeout is the call's. Thread-safe.
  */
 public final class FakeAdapter implements ProviderAdapter {
-    static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
-    private static final Logger log = LoggerFactory.getLogger(FakeAdapter.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private final ProviderSettings settings;
-    private final HttpClient client;
-    private final UnaryOperator<String> environment;
+    private final VendorCalls calls;
     private final FakeEndpoints endpoints;
     private final FakeFollowUp followUp;
 
@@ -52,112 +44,70 @@ public final class FakeAdapter implements ProviderAdapter {
 
     /** With {@code environment} standing in for {@code System.getenv}, for tests. */
     FakeAdapter(ProviderSettings settings, HttpClient client, UnaryOperator<String> environment) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.client = Objects.requireNonNull(client, "client");
-        this.environment = Objects.requireNonNull(environment, "environment");
+        this.calls = new VendorCalls("fake", settings, client, environment);
         this.endpoints = FakeEndpoints.of(settings.baseUrl());
-        this.followUp = new FakeFollowUp(client, endpoints, this::credential, settings.costPerImageUsd());
+        this.followUp = new FakeFollowUp(calls, endpoints, settings.costPerImageUsd());
     }
 
     @Override
     public Outcome generate(GenerationCall call) {
-        Credential credential = credential();
+        Credential credential = calls.credential();
         if (credential instanceof Credential.Missing missing) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);
+            return VendorCalls.missingCredential(missing);
         }
-        if (call.kind() != null && !call.kind().equals("image")) {
-            return new Outcome.Rejected(
-                    RejectionKind.CONFIG,
-                    "unsupported_kind",
-                    "the fake vendor makes images, not " + call.kind(),
-                    0,
-                    null);
+        Optional<Outcome> unsupported = VendorCalls.unsupportedKind(call, "the fake vendor");
+        if (unsupported.isPresent()) {
+            return unsupported.get();
         }
         SendTracker tracker = SendTracker.track(requestBody(call));
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.generations())
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .timeout(call.timeout())
-                    // Without it the client writes the body at once, and a dropped connection could
-                    // never again be told apart from a request the vendor received.
-                    .expectContinue(true)
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json")
-                    .POST(tracker);
+        return calls.generating(call, tracker, () -> {
+            HttpRequest.Builder request = VendorCalls.billablePost(endpoints.generations(), call.timeout(), tracker);
             call.simulate().ifPresent(mode -> request.header(GenerationIntake.SIMULATE_HEADER, mode));
-            return switch (VendorExchange.send(
-                    client, credential.applyTo(request).build(), tracker)) {
+            return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
-                    FakeAnswerReader.read(answered.response(), settings.costPerImageUsd());
+                    FakeAnswerReader.read(answered.response(), calls.settings().costPerImageUsd());
             };
-        } catch (RuntimeException e) {
-            // Only our own code throws here (the credential check keeps the key out of any message).
-            log.warn("fake adapter '{}' failed on attempt {}", settings.name(), call.reference(), e);
-            return new Outcome.AdapterFault(
-                    "fake adapter failed on " + call.reference() + ": "
-                            + e.getClass().getSimpleName(),
-                    tracker.bodyPulled());
-        }
+        });
     }
 
     @Override
     public ReconcileAnswer reconcile(AttemptRef attempt) {
-        try {
-            return followUp.reconcile(attempt);
-        } catch (RuntimeException e) {
-            return new ReconcileAnswer.StillUnknown(
-                    "lookup failed in the adapter: " + e.getClass().getSimpleName());
-        }
+        return calls.reconciling(attempt, () -> followUp.reconcile(attempt));
     }
 
     @Override
     public CancelAnswer cancel(AttemptRef attempt) {
-        try {
-            return followUp.cancel(attempt);
-        } catch (RuntimeException e) {
-            return new CancelAnswer.Unclear(
-                    "cancel failed in the adapter: " + e.getClass().getSimpleName());
-        }
+        return calls.canceling(attempt, () -> followUp.cancel(attempt));
     }
 
     @Override
     public HealthAnswer health() {
-        try {
-            HttpRequest request = HttpRequest.newBuilder(endpoints.health())
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .timeout(HEALTH_TIMEOUT)
-                    .GET()
-                    .build();
-            return switch (VendorExchange.sendWithoutBody(client, request)) {
-                case VendorExchange.Failed failed -> new HealthAnswer(false, failed.detail());
-                case VendorExchange.Answered answered -> {
-                    boolean ok = answered.response().statusCode() == 200
-                            && FakeGenerationJson.parse(answered.response().body())
-                                    .flatMap(root -> FakeGenerationJson.text(root, "status"))
-                                    .filter("ok"::equals)
-                                    .isPresent();
-                    yield new HealthAnswer(
-                            ok,
-                            ok
-                                    ? "ok"
-                                    : "health answered HTTP "
-                                            + answered.response().statusCode());
-                }
-            };
-        } catch (RuntimeException e) {
-            return new HealthAnswer(
-                    false, "health probe failed in the adapter: " + e.getClass().getSimpleName());
-        }
+        // The fake vendor's health route is open: no key is sent, and none is needed.
+        return VendorCalls.probe(
+                "health",
+                FakeAdapter::healthy,
+                () -> VendorExchange.sendWithoutBody(
+                        calls.client(),
+                        HttpRequest.newBuilder(endpoints.health())
+                                .version(HttpClient.Version.HTTP_1_1)
+                                .timeout(VendorCalls.HEALTH_TIMEOUT)
+                                .GET()
+                                .build()));
     }
 
-    private Credential credential() {
-        return Credential.resolve(settings, environment);
+    private static boolean healthy(HttpResponse<byte[]> response) {
+        return response.statusCode() == 200
+                && VendorJson.parse(response.body())
+                        .flatMap(root -> VendorJson.text(root, "status"))
+                        .filter("ok"::equals)
+                        .isPresent();
     }
 
     private byte[] requestBody(GenerationCall call) {
-        ObjectNode body = JSON.createObjectNode()
-                .put("model", call.vendorModel() != null ? call.vendorModel() : settings.defaultModel())
+        ObjectNode body = VendorJson.MAPPER
+                .createObjectNode()
+                .put("model", calls.modelOf(call))
                 .put("prompt", call.prompt())
                 .put("size", call.size() != null ? call.size() : "1024x1024")
                 .put("n", call.n())

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VendorText;
 import java.math.BigDecimal;
 import java.net.http.HttpResponse;
 import java.util.Optional;
@@ -14,8 +16,6 @@ import java.util.Optional;
  * vendor (an OpenAI 500 on images, for one, is unconfirmed).
  */
 final class FakeAnswerReader {
-    private static final int MAX_MESSAGE = 300;
-
     private FakeAnswerReader() {}
 
     /** Throws only on a bug (an unexpected runtime exception), which the adapter turns into a fault. */
@@ -28,7 +28,7 @@ final class FakeAnswerReader {
         byte[] body = response.body();
         Optional<String> code = FakeGenerationJson.errorField(body, "code");
         String message = FakeGenerationJson.errorField(body, "message")
-                .map(FakeAnswerReader::clip)
+                .map(VendorText::clip)
                 .orElse("HTTP " + status);
         if (status == 429) {
             return new Outcome.Unavailable("rate_limited", message, status, requestId);
@@ -56,10 +56,10 @@ final class FakeAnswerReader {
     }
 
     private static Outcome success(byte[] body, String headerId, BigDecimal pricePerImage) {
-        Optional<JsonNode> root = FakeGenerationJson.parse(body);
+        Optional<JsonNode> root = VendorJson.parse(body);
         String requestId = headerId != null
                 ? headerId
-                : root.flatMap(r -> FakeGenerationJson.text(r, "id")).orElse(null);
+                : root.flatMap(r -> VendorJson.text(r, "id")).orElse(null);
         // A synchronous answer carries its id on the outcome, saved with it in one commit; reporting
         // it early as well would cost a commit per job for nothing.
         Optional<GenerationResult> result = root.flatMap(FakeGenerationJson::images);
@@ -71,9 +71,5 @@ final class FakeAnswerReader {
                 .orElseGet(() -> pricePerImage.multiply(
                         BigDecimal.valueOf(result.get().media().size())));
         return new Outcome.Confirmed(result.get(), 200, requestId, cost);
-    }
-
-    static String clip(String text) {
-        return text.length() <= MAX_MESSAGE ? text : text.substring(0, MAX_MESSAGE) + "…";
     }
 }

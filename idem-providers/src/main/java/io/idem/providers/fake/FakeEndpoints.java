@@ -1,5 +1,6 @@
 package io.idem.providers.fake;
 
+import io.idem.providers.http.VendorCalls;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -8,11 +9,7 @@ import java.nio.charset.StandardCharsets;
 record FakeEndpoints(String base) {
 
     static FakeEndpoints of(URI baseUrl) {
-        String text = baseUrl.toString();
-        while (text.endsWith("/")) {
-            text = text.substring(0, text.length() - 1);
-        }
-        return new FakeEndpoints(text);
+        return new FakeEndpoints(VendorCalls.trimmedBase(baseUrl));
     }
 
     URI health() {

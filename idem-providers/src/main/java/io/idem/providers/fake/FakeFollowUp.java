@@ -8,50 +8,44 @@ import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Asks the fake vendor about an earlier call: what became of it (reconcile) and whether it can still
  * be stopped (cancel). Lookups are GETs and cancels are idempotent, so neither can bill. Thread-safe.
  */
 final class FakeFollowUp {
-    static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
-
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final FakeEndpoints endpoints;
-    private final Supplier<Credential> credential;
     private final BigDecimal pricePerImage;
 
-    FakeFollowUp(
-            HttpClient client, FakeEndpoints endpoints, Supplier<Credential> credential, BigDecimal pricePerImage) {
-        this.client = client;
+    FakeFollowUp(VendorCalls calls, FakeEndpoints endpoints, BigDecimal pricePerImage) {
+        this.calls = calls;
         this.endpoints = endpoints;
-        this.credential = credential;
         this.pricePerImage = pricePerImage;
     }
 
     ReconcileAnswer reconcile(AttemptRef attempt) {
-        if (credential.get() instanceof Credential.Missing missing) {
+        if (calls.credential() instanceof Credential.Missing missing) {
             return new ReconcileAnswer.StillUnknown("cannot ask the vendor: " + missing.reason());
         }
         if (attempt.providerRequestId().isPresent()) {
             VendorExchange byId =
-                    send(get(endpoints.generation(attempt.providerRequestId().get())));
+                    get(endpoints.generation(attempt.providerRequestId().get()));
             // A 404 for an id the vendor itself gave us is odd; the reference is the better witness.
             if (!(byId instanceof VendorExchange.Answered answered
                     && answered.response().statusCode() == 404)) {
                 return reconciled(byId, attempt);
             }
         }
-        VendorExchange byReference = send(get(endpoints.byReference(attempt.reference())));
+        VendorExchange byReference = get(endpoints.byReference(attempt.reference()));
         if (byReference instanceof VendorExchange.Answered answered
                 && answered.response().statusCode() == 404) {
             return new ReconcileAnswer.NotBilled("the vendor never received reference " + attempt.reference());
@@ -64,7 +58,7 @@ final class FakeFollowUp {
             case VendorExchange.Failed failed -> new ReconcileAnswer.StillUnknown("lookup failed: " + failed.detail());
             case VendorExchange.Answered answered -> {
                 HttpResponse<byte[]> response = answered.response();
-                Optional<JsonNode> root = FakeGenerationJson.parse(response.body());
+                Optional<JsonNode> root = VendorJson.parse(response.body());
                 if (response.statusCode() != 200 || root.isEmpty()) {
                     yield new ReconcileAnswer.StillUnknown("lookup answered HTTP " + response.statusCode());
                 }
@@ -74,10 +68,10 @@ final class FakeFollowUp {
     }
 
     private ReconcileAnswer fromStatus(JsonNode generation, AttemptRef attempt) {
-        String id = FakeGenerationJson.text(generation, "id")
+        String id = VendorJson.text(generation, "id")
                 .orElse(attempt.providerRequestId().orElse(null));
         boolean billed = generation.path("billed").asBoolean(false);
-        String status = FakeGenerationJson.text(generation, "status").orElse("(none)");
+        String status = VendorJson.text(generation, "status").orElse("(none)");
         return switch (status) {
             case "succeeded" -> {
                 Optional<GenerationResult> result = FakeGenerationJson.images(generation);
@@ -109,16 +103,16 @@ final class FakeFollowUp {
     }
 
     CancelAnswer cancel(AttemptRef attempt) {
-        if (credential.get() instanceof Credential.Missing missing) {
+        if (calls.credential() instanceof Credential.Missing missing) {
             return new CancelAnswer.Unclear("cannot ask the vendor: " + missing.reason());
         }
         return switch (target(attempt)) {
             case Target.NotFound notFound -> notFound.answer();
             case Target.Found found -> {
-                HttpRequest request = request(endpoints.cancel(found.id()))
-                        .POST(HttpRequest.BodyPublishers.noBody())
-                        .build();
-                yield switch (send(request)) {
+                HttpRequest.Builder request = VendorCalls.lookup(
+                                endpoints.cancel(found.id()), VendorCalls.LOOKUP_TIMEOUT)
+                        .POST(HttpRequest.BodyPublishers.noBody());
+                yield switch (calls.ask(request)) {
                     case VendorExchange.Failed failed -> new CancelAnswer.Unclear("cancel failed: " + failed.detail());
                     case VendorExchange.Answered answered -> canceled(answered.response(), found.id());
                 };
@@ -137,7 +131,7 @@ final class FakeFollowUp {
         if (attempt.providerRequestId().isPresent()) {
             return new Target.Found(attempt.providerRequestId().get());
         }
-        return switch (send(get(endpoints.byReference(attempt.reference())))) {
+        return switch (get(endpoints.byReference(attempt.reference()))) {
             case VendorExchange.Failed failed ->
                 new Target.NotFound(new CancelAnswer.Unclear("lookup failed: " + failed.detail()));
             case VendorExchange.Answered answered
@@ -146,9 +140,9 @@ final class FakeFollowUp {
                 new Target.NotFound(
                         new CancelAnswer.Unclear("the vendor has no generation for reference " + attempt.reference()));
             case VendorExchange.Answered answered ->
-                FakeGenerationJson.parse(answered.response().body())
+                VendorJson.parse(answered.response().body())
                         .filter(root -> answered.response().statusCode() == 200)
-                        .flatMap(root -> FakeGenerationJson.text(root, "id"))
+                        .flatMap(root -> VendorJson.text(root, "id"))
                         .<Target>map(Target.Found::new)
                         .orElseGet(() -> new Target.NotFound(new CancelAnswer.Unclear(
                                 "lookup answered HTTP " + answered.response().statusCode())));
@@ -166,20 +160,7 @@ final class FakeFollowUp {
         };
     }
 
-    private HttpRequest get(URI uri) {
-        return request(uri).GET().build();
-    }
-
-    private HttpRequest.Builder request(URI uri) {
-        return credential
-                .get()
-                .applyTo(HttpRequest.newBuilder(uri)
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .timeout(LOOKUP_TIMEOUT)
-                        .header("Accept", "application/json"));
-    }
-
-    private VendorExchange send(HttpRequest request) {
-        return VendorExchange.sendWithoutBody(client, request);
+    private VendorExchange get(URI uri) {
+        return calls.get(uri, VendorCalls.LOOKUP_TIMEOUT);
     }
 }

@@ -1,9 +1,8 @@
 package io.idem.providers.fake;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idem.core.outcome.GenerationResult;
-import java.io.IOException;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -15,27 +14,11 @@ import java.util.Optional;
  * images. Whatever the vendor sends, these methods answer with an empty value rather than throw.
  */
 final class FakeGenerationJson {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private FakeGenerationJson() {}
-
-    static Optional<JsonNode> parse(byte[] body) {
-        try {
-            JsonNode root = JSON.readTree(body);
-            return root != null && root.isObject() ? Optional.of(root) : Optional.empty();
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    static Optional<String> text(JsonNode node, String field) {
-        JsonNode value = node.path(field);
-        return value.isTextual() && !value.asText().isBlank() ? Optional.of(value.asText()) : Optional.empty();
-    }
 
     /** The vendor's error {@code code} (and friends) from an error envelope. */
     static Optional<String> errorField(byte[] body, String field) {
-        return parse(body).flatMap(root -> text(root.path("error"), field));
+        return VendorJson.parse(body).flatMap(root -> VendorJson.text(root.path("error"), field));
     }
 
     /** The delivered images; empty if there is none or any one is unreadable. */
@@ -46,14 +29,14 @@ final class FakeGenerationJson {
         }
         List<GenerationResult.Media> media = new ArrayList<>();
         for (JsonNode image : images) {
-            Optional<String> data = text(image, "b64_json");
+            Optional<String> data = VendorJson.text(image, "b64_json");
             if (data.isEmpty()) {
                 return Optional.empty();
             }
             try {
                 media.add(new GenerationResult.Media(
                         Base64.getDecoder().decode(data.get()),
-                        text(image, "mime_type").orElse("application/octet-stream")));
+                        VendorJson.text(image, "mime_type").orElse("application/octet-stream")));
             } catch (IllegalArgumentException notBase64) {
                 return Optional.empty();
             }
@@ -64,7 +47,7 @@ final class FakeGenerationJson {
     /** The vendor's stated cost, if it stated a readable one. */
     static Optional<BigDecimal> cost(JsonNode root) {
         try {
-            return text(root, "cost_usd").map(BigDecimal::new).filter(cost -> cost.signum() >= 0);
+            return VendorJson.text(root, "cost_usd").map(BigDecimal::new).filter(cost -> cost.signum() >= 0);
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -3,7 +3,9 @@ package io.idem.providers.fal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
@@ -31,7 +33,7 @@ final class FalCompletion {
         Duration pause = schedule.first();
         for (int attempt = 1; attempt <= RESULT_TRIES; attempt++) {
             VendorExchange exchange =
-                    queue.result(endpointId, requestId, completed.responseUrl(), FalQueue.LOOKUP_TIMEOUT);
+                    queue.result(endpointId, requestId, completed.responseUrl(), VendorCalls.LOOKUP_TIMEOUT);
             if (exchange instanceof VendorExchange.Answered answered) {
                 Optional<Outcome> outcome = read(answered.response(), requestId, completed);
                 if (outcome.isPresent()) {
@@ -41,7 +43,7 @@ final class FalCompletion {
             } else if (exchange instanceof VendorExchange.Failed failed) {
                 why = failed.detail();
             }
-            if (attempt < RESULT_TRIES && !sleep(pause)) {
+            if (attempt < RESULT_TRIES && !PollSchedule.sleep(pause)) {
                 break;
             }
             pause = schedule.after(pause);
@@ -57,7 +59,7 @@ final class FalCompletion {
     private Optional<Outcome> read(HttpResponse<byte[]> response, String requestId, FalStatus completed) {
         int status = response.statusCode();
         if (status == 200) {
-            Optional<JsonNode> output = FalJson.parse(response.body());
+            Optional<JsonNode> output = VendorJson.parse(response.body());
             return Optional.of(output.map(o -> delivery.deliver(o, requestId))
                     .orElseGet(() -> new Outcome.Unconfirmed(
                             "malformed_result",
@@ -70,15 +72,5 @@ final class FalCompletion {
             return Optional.of(FalErrors.requestFailed(status, response.body(), response.headers(), requestId));
         }
         return Optional.empty();
-    }
-
-    static boolean sleep(Duration pause) {
-        try {
-            Thread.sleep(pause);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 }

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Turns a successful fal output into media in hand. fal's file URLs expire, so the files are
@@ -27,7 +29,7 @@ final class FalDelivery {
     }
 
     Outcome deliver(JsonNode output, String requestId) {
-        List<URI> urls = FalJson.mediaUrls(output);
+        List<URI> urls = mediaUrls(output);
         if (urls.isEmpty()) {
             return new Outcome.Unconfirmed(
                     "malformed_result",
@@ -35,20 +37,41 @@ final class FalDelivery {
                     200,
                     requestId);
         }
-        List<GenerationResult.Media> media = new ArrayList<>();
-        for (URI url : urls) {
-            try {
-                media.add(downloader.fetch(url, DOWNLOAD_TIMEOUT));
-            } catch (MediaDownloader.DownloadException e) {
-                return new Outcome.Unconfirmed(
-                        "result_download_failed",
-                        "fal request " + requestId + " succeeded but its result could not be fetched: "
-                                + e.getMessage(),
-                        200,
-                        requestId);
-            }
+        List<GenerationResult.Media> media;
+        try {
+            media = downloader.fetchAll(urls, DOWNLOAD_TIMEOUT);
+        } catch (MediaDownloader.DownloadException e) {
+            return new Outcome.Unconfirmed(
+                    "result_download_failed",
+                    "fal request " + requestId + " succeeded but its result could not be fetched: " + e.getMessage(),
+                    200,
+                    requestId);
         }
         BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
+    }
+
+    /**
+     * The media URLs of a model output: {@code images[].url}, {@code image.url} or {@code
+     * video.url}. Empty if there is none or any one is unreadable.
+     */
+    static List<URI> mediaUrls(JsonNode output) {
+        List<JsonNode> items = new ArrayList<>();
+        output.path("images").forEach(items::add);
+        if (output.path("image").isObject()) {
+            items.add(output.path("image"));
+        }
+        if (output.path("video").isObject()) {
+            items.add(output.path("video"));
+        }
+        List<URI> urls = new ArrayList<>();
+        for (JsonNode item : items) {
+            Optional<URI> url = VendorJson.text(item, "url").flatMap(VendorJson::uri);
+            if (url.isEmpty()) {
+                return List.of();
+            }
+            urls.add(url.get());
+        }
+        return urls;
     }
 }

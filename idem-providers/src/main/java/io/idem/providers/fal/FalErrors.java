@@ -3,6 +3,8 @@ package io.idem.providers.fal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VendorText;
 import java.net.http.HttpHeaders;
 import java.util.Optional;
 
@@ -21,7 +23,7 @@ final class FalErrors {
     record VendorError(String code, String message, boolean policy) {}
 
     static VendorError read(int status, byte[] body, HttpHeaders headers) {
-        Optional<JsonNode> root = FalJson.parse(body);
+        Optional<JsonNode> root = VendorJson.parse(body);
         String fallback = headers.firstValue("X-Fal-Error-Type").orElse("http_" + status);
         if (root.isEmpty()) {
             return new VendorError(fallback, "HTTP " + status, false);
@@ -30,15 +32,17 @@ final class FalErrors {
         if (detail.isArray() && !detail.isEmpty()) {
             boolean policy = false;
             for (JsonNode item : detail) {
-                policy |= FalJson.text(item, "type").filter(POLICY_TYPE::equals).isPresent();
+                policy |= VendorJson.text(item, "type")
+                        .filter(POLICY_TYPE::equals)
+                        .isPresent();
             }
             JsonNode first = detail.get(0);
-            String code = policy ? POLICY_TYPE : FalJson.text(first, "type").orElse(fallback);
-            String message = FalJson.text(first, "msg").map(FalJson::clip).orElse("HTTP " + status);
+            String code = policy ? POLICY_TYPE : VendorJson.text(first, "type").orElse(fallback);
+            String message = VendorJson.text(first, "msg").map(VendorText::clip).orElse("HTTP " + status);
             return new VendorError(code, message, policy);
         }
-        String code = FalJson.text(root.get(), "error_type").orElse(fallback);
-        String message = detail.isTextual() ? FalJson.clip(detail.asText()) : "HTTP " + status;
+        String code = VendorJson.text(root.get(), "error_type").orElse(fallback);
+        String message = detail.isTextual() ? VendorText.clip(detail.asText()) : "HTTP " + status;
         return new VendorError(code, message, POLICY_TYPE.equals(code));
     }
 

@@ -5,6 +5,7 @@ import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.SubmissionBook;
+import io.idem.providers.http.VendorCalls;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -63,7 +64,7 @@ final class FalFollowUp {
     }
 
     private ReconcileAnswer byId(String endpointId, String id, AttemptRef attempt) {
-        return switch (queue.status(endpointId, id, Optional.empty(), FalQueue.LOOKUP_TIMEOUT)) {
+        return switch (queue.status(endpointId, id, Optional.empty(), VendorCalls.LOOKUP_TIMEOUT)) {
             case FalQueue.StatusRead.Read read ->
                 read.status().phase() == FalStatus.Phase.COMPLETED
                         ? answer(completion.finish(endpointId, id, read.status()))
@@ -139,7 +140,7 @@ final class FalFollowUp {
         int status = entry.statusCode().getAsInt();
         if (status == 200) {
             return entry.output().isObject()
-                            && !FalJson.mediaUrls(entry.output()).isEmpty()
+                            && !FalDelivery.mediaUrls(entry.output()).isEmpty()
                     ? answer(delivery.deliver(entry.output(), id))
                     : byIdWithoutHistory(endpointId, id);
         }
@@ -154,7 +155,7 @@ final class FalFollowUp {
     }
 
     private ReconcileAnswer byIdWithoutHistory(String endpointId, String id) {
-        if (queue.status(endpointId, id, Optional.empty(), FalQueue.LOOKUP_TIMEOUT)
+        if (queue.status(endpointId, id, Optional.empty(), VendorCalls.LOOKUP_TIMEOUT)
                         instanceof FalQueue.StatusRead.Read read
                 && read.status().phase() == FalStatus.Phase.COMPLETED) {
             return answer(completion.finish(endpointId, id, read.status()));

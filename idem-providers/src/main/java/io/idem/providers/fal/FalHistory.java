@@ -1,7 +1,9 @@
 package io.idem.providers.fal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,11 +46,11 @@ final class FalHistory {
         Optional<String> cursor = Optional.empty();
         for (int page = 0; page < MAX_PAGES; page++) {
             URI uri = queue.endpoints().history(endpointId, start, end, requestId, cursor);
-            VendorExchange exchange = queue.get(uri, FalQueue.LOOKUP_TIMEOUT);
+            VendorExchange exchange = queue.get(uri, VendorCalls.LOOKUP_TIMEOUT);
             if (!(exchange instanceof VendorExchange.Answered answered)) {
                 return new Search.Failed("history lookup failed: " + ((VendorExchange.Failed) exchange).detail());
             }
-            Optional<JsonNode> root = FalJson.parse(answered.response().body())
+            Optional<JsonNode> root = VendorJson.parse(answered.response().body())
                     .filter(r -> answered.response().statusCode() == 200)
                     .filter(r -> r.path("items").isArray());
             if (root.isEmpty()) {
@@ -58,7 +60,7 @@ final class FalHistory {
             for (JsonNode item : root.get().path("items")) {
                 entry(item).filter(ours).ifPresent(matches::add);
             }
-            cursor = FalJson.text(root.get(), "next_cursor");
+            cursor = VendorJson.text(root.get(), "next_cursor");
             if (cursor.isEmpty() || !root.get().path("has_more").asBoolean(true)) {
                 return verdict(matches);
             }
@@ -75,7 +77,7 @@ final class FalHistory {
     }
 
     private static Optional<Entry> entry(JsonNode item) {
-        Optional<String> id = FalJson.text(item, "request_id").filter(FalEndpoints::validRequestId);
+        Optional<String> id = VendorJson.text(item, "request_id").filter(FalEndpoints::validRequestId);
         JsonNode code = item.path("status_code");
         OptionalInt status =
                 code.canConvertToInt() && code.isNumber() ? OptionalInt.of(code.asInt()) : OptionalInt.empty();

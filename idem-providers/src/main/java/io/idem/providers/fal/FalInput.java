@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.ImageSize;
+import io.idem.providers.http.VendorCalls;
+import io.idem.providers.http.VendorJson;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The model input fal receives: {@code prompt}, {@code image_size} as {@code {width, height}} (the
@@ -14,8 +15,6 @@ import java.util.regex.Pattern;
  * fields fal's image endpoints commonly accept are sent.
  */
 final class FalInput {
-    private static final Pattern SIZE = Pattern.compile("(\\d{2,5})x(\\d{2,5})");
-
     private FalInput() {}
 
     /** Why the call cannot go to fal at all (nothing is sent), if it cannot. */
@@ -28,35 +27,14 @@ final class FalInput {
                     0,
                     null));
         }
-        if (call.kind() != null && !call.kind().equals("image")) {
-            return Optional.of(new Outcome.Rejected(
-                    RejectionKind.CONFIG,
-                    "unsupported_kind",
-                    "the fal adapter makes images, not " + call.kind(),
-                    0,
-                    null));
-        }
-        if (call.size() != null && !SIZE.matcher(call.size()).matches()) {
-            return Optional.of(new Outcome.Rejected(
-                    RejectionKind.USER_ERROR,
-                    "invalid_size",
-                    "size must look like 1024x1024, was " + call.size(),
-                    0,
-                    null));
-        }
-        return Optional.empty();
+        return VendorCalls.unsupportedKind(call, "the fal adapter").or(() -> ImageSize.refusal(call.size()));
     }
 
     static ObjectNode of(GenerationCall call) {
-        ObjectNode input = FalJson.JSON.createObjectNode().put("prompt", call.prompt());
-        if (call.size() != null) {
-            Matcher size = SIZE.matcher(call.size());
-            if (size.matches()) {
-                input.putObject("image_size")
-                        .put("width", Integer.parseInt(size.group(1)))
-                        .put("height", Integer.parseInt(size.group(2)));
-            }
-        }
+        ObjectNode input = VendorJson.MAPPER.createObjectNode().put("prompt", call.prompt());
+        ImageSize.parse(call.size())
+                .ifPresent(size ->
+                        input.putObject("image_size").put("width", size.width()).put("height", size.height()));
         if (call.n() > 1) {
             input.put("num_images", call.n());
         }

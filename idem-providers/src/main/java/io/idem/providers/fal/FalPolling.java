@@ -3,6 +3,7 @@ package io.idem.providers.fal;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorCalls;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -34,7 +35,7 @@ final class FalPolling {
         Duration pause = schedule.first();
         String lastSeen = "no status read yet";
         for (Duration left = left(deadline); left.isPositive(); left = left(deadline)) {
-            Duration timeout = shorter(left, FalQueue.LOOKUP_TIMEOUT);
+            Duration timeout = PollSchedule.shorter(left, VendorCalls.LOOKUP_TIMEOUT);
             switch (queue.status(accepted.endpointId(), accepted.requestId(), accepted.statusUrl(), timeout)) {
                 case FalQueue.StatusRead.Read read -> {
                     if (read.status().phase() == FalStatus.Phase.COMPLETED) {
@@ -46,7 +47,7 @@ final class FalPolling {
                 case FalQueue.StatusRead.Unreadable unreadable -> lastSeen = unreadable.detail();
             }
             Duration rest = left(deadline);
-            if (rest.isPositive() && !FalCompletion.sleep(shorter(pause, rest))) {
+            if (rest.isPositive() && !PollSchedule.sleep(PollSchedule.shorter(pause, rest))) {
                 return new Outcome.Unconfirmed(
                         "interrupted",
                         "interrupted while waiting for fal request " + accepted.requestId(),
@@ -61,7 +62,7 @@ final class FalPolling {
     private Outcome atDeadline(Accepted accepted, String lastSeen) {
         String id = accepted.requestId();
         FalQueue.StatusRead now =
-                queue.status(accepted.endpointId(), id, accepted.statusUrl(), FalQueue.LOOKUP_TIMEOUT);
+                queue.status(accepted.endpointId(), id, accepted.statusUrl(), VendorCalls.LOOKUP_TIMEOUT);
         if (now instanceof FalQueue.StatusRead.Read read) {
             switch (read.status().phase()) {
                 case COMPLETED -> {
@@ -92,9 +93,5 @@ final class FalPolling {
 
     private Duration left(Instant deadline) {
         return Duration.between(clock.instant(), deadline);
-    }
-
-    private static Duration shorter(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }

@@ -1,31 +1,26 @@
 package io.idem.providers.fal;
 
 import io.idem.core.spi.CancelAnswer;
-import io.idem.providers.http.Credential;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * The queue API's follow-up calls on a request fal already accepted: status, result, cancel. None
  * of them can bill, so GETs may be repeated freely. Thread-safe.
  */
 final class FalQueue {
-    static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
-
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final FalEndpoints endpoints;
-    private final Supplier<Credential> credential;
 
-    FalQueue(HttpClient client, FalEndpoints endpoints, Supplier<Credential> credential) {
-        this.client = client;
+    FalQueue(VendorCalls calls, FalEndpoints endpoints) {
+        this.calls = calls;
         this.endpoints = endpoints;
-        this.credential = credential;
     }
 
     /** What a status GET told us. */
@@ -68,7 +63,7 @@ final class FalQueue {
      * signals the runner, which may still bill. So the state just before the cancel decides.
      */
     CancelAnswer cancel(String endpointId, String requestId) {
-        StatusRead before = status(endpointId, requestId, Optional.empty(), LOOKUP_TIMEOUT);
+        StatusRead before = status(endpointId, requestId, Optional.empty(), VendorCalls.LOOKUP_TIMEOUT);
         if (before instanceof StatusRead.Read read && read.status().phase() == FalStatus.Phase.COMPLETED) {
             return new CancelAnswer.TooLate("fal request " + requestId + " already completed");
         }
@@ -77,18 +72,18 @@ final class FalQueue {
 
     /** Cancels a request whose state was just read as {@code before}. */
     CancelAnswer cancelFrom(String endpointId, String requestId, StatusRead before) {
-        HttpRequest request = request(endpoints.cancel(endpointId, requestId), LOOKUP_TIMEOUT)
-                .PUT(HttpRequest.BodyPublishers.noBody())
-                .build();
-        return switch (VendorExchange.sendWithoutBody(client, request)) {
+        HttpRequest.Builder request = VendorCalls.lookup(
+                        endpoints.cancel(endpointId, requestId), VendorCalls.LOOKUP_TIMEOUT)
+                .PUT(HttpRequest.BodyPublishers.noBody());
+        return switch (calls.ask(request)) {
             case VendorExchange.Failed failed -> new CancelAnswer.Unclear("cancel failed: " + failed.detail());
             case VendorExchange.Answered answered -> canceled(answered.response(), before, requestId);
         };
     }
 
     private static CancelAnswer canceled(HttpResponse<byte[]> response, StatusRead before, String requestId) {
-        String said = FalJson.parse(response.body())
-                .flatMap(root -> FalJson.text(root, "status"))
+        String said = VendorJson.parse(response.body())
+                .flatMap(root -> VendorJson.text(root, "status"))
                 .orElse("HTTP " + response.statusCode());
         boolean accepted = response.statusCode() < 300 && (said.equals("OK") || said.equals("CANCELLATION_REQUESTED"));
         if (said.equals("ALREADY_COMPLETED")) {
@@ -114,18 +109,6 @@ final class FalQueue {
     }
 
     VendorExchange get(URI uri, Duration timeout) {
-        return VendorExchange.sendWithoutBody(
-                client, request(uri, timeout).GET().build());
-    }
-
-    private HttpRequest.Builder request(URI uri, Duration timeout) {
-        return credential
-                .get()
-                .applyTo(
-                        HttpRequest.newBuilder(uri)
-                                .version(HttpClient.Version.HTTP_1_1)
-                                .timeout(timeout)
-                                .header("Accept", "application/json"),
-                        "Key");
+        return calls.get(uri, timeout);
     }
 }

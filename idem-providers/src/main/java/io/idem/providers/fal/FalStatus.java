@@ -1,6 +1,7 @@
 package io.idem.providers.fal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorJson;
 import java.util.Optional;
 
 /**
@@ -18,7 +19,8 @@ record FalStatus(Phase phase, String raw, Optional<String> error, Optional<Strin
     }
 
     static Optional<FalStatus> read(byte[] body) {
-        return FalJson.parse(body).flatMap(root -> FalJson.text(root, "status").map(raw -> of(root, raw)));
+        return VendorJson.parse(body)
+                .flatMap(root -> VendorJson.text(root, "status").map(raw -> of(root, raw)));
     }
 
     private static FalStatus of(JsonNode root, String raw) {
@@ -28,8 +30,8 @@ record FalStatus(Phase phase, String raw, Optional<String> error, Optional<Strin
             case "COMPLETED" -> Phase.COMPLETED;
             default -> Phase.OTHER;
         };
-        Optional<String> error = FalJson.text(root, "error").or(() -> FalJson.text(root, "error_type"));
-        return new FalStatus(phase, raw, error, FalJson.text(root, "response_url"));
+        Optional<String> error = VendorJson.text(root, "error").or(() -> VendorJson.text(root, "error_type"));
+        return new FalStatus(phase, raw, error, VendorJson.text(root, "response_url"));
     }
 
     boolean failed() {

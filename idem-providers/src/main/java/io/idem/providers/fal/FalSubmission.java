@@ -6,8 +6,9 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
-import java.net.http.HttpClient;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +24,11 @@ import java.util.Optional;
 final class FalSubmission {
     static final String START_TIMEOUT_HEADER = "X-Fal-Request-Timeout";
 
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final FalEndpoints endpoints;
 
-    FalSubmission(HttpClient client, FalEndpoints endpoints) {
-        this.client = client;
+    FalSubmission(VendorCalls calls, FalEndpoints endpoints) {
+        this.calls = calls;
         this.endpoints = endpoints;
     }
 
@@ -41,16 +42,10 @@ final class FalSubmission {
     Answer submit(
             GenerationCall call, String endpointId, ObjectNode input, Credential credential, SendTracker tracker) {
         long startSeconds = Math.max(1, call.timeout().toSeconds());
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.submit(endpointId, call.callback()))
-                .version(HttpClient.Version.HTTP_1_1)
-                .timeout(call.timeout())
-                .expectContinue(true)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
-                .header(START_TIMEOUT_HEADER, Long.toString(startSeconds))
-                .POST(tracker);
-        return switch (VendorExchange.send(
-                client, credential.applyTo(request, "Key").build(), tracker)) {
+        HttpRequest.Builder request = VendorCalls.billablePost(
+                        endpoints.submit(endpointId, call.callback()), call.timeout(), tracker)
+                .header(START_TIMEOUT_HEADER, Long.toString(startSeconds));
+        return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
             case VendorExchange.Answered answered -> read(answered.response(), endpointId);
         };
@@ -65,8 +60,8 @@ final class FalSubmission {
         if (status < 200 || status > 299) {
             return new Answer.Settled(FalErrors.submitRefused(status, response.body(), response.headers()));
         }
-        Optional<JsonNode> root = FalJson.parse(response.body());
-        Optional<String> id = root.flatMap(r -> FalJson.text(r, "request_id"));
+        Optional<JsonNode> root = VendorJson.parse(response.body());
+        Optional<String> id = root.flatMap(r -> VendorJson.text(r, "request_id"));
         if (id.isEmpty() || !FalEndpoints.validRequestId(id.get())) {
             // Queued or not, we cannot tell without an id: reconcile looks for it in fal's history.
             return new Answer.Settled(new Outcome.Unconfirmed(
@@ -76,6 +71,6 @@ final class FalSubmission {
                     null));
         }
         return new Answer.Accepted(
-                new FalPolling.Accepted(endpointId, id.get(), root.flatMap(r -> FalJson.text(r, "status_url"))));
+                new FalPolling.Accepted(endpointId, id.get(), root.flatMap(r -> VendorJson.text(r, "status_url"))));
     }
 }

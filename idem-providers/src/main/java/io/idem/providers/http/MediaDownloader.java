@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -37,6 +39,15 @@ public final class MediaDownloader {
         public DownloadException(String message) {
             super(message);
         }
+    }
+
+    /** Every file, in order, each under {@code timeout}; the first that fails stops the rest. */
+    public List<GenerationResult.Media> fetchAll(List<URI> urls, Duration timeout) throws DownloadException {
+        List<GenerationResult.Media> media = new ArrayList<>();
+        for (URI url : urls) {
+            media.add(fetch(url, timeout));
+        }
+        return media;
     }
 
     public GenerationResult.Media fetch(URI url, Duration timeout) throws DownloadException {

@@ -27,4 +27,20 @@ public record PollSchedule(Duration first, Duration ceiling) {
         Duration doubled = previous.multipliedBy(2);
         return doubled.compareTo(ceiling) > 0 ? ceiling : doubled;
     }
+
+    /** The shorter of two pauses. */
+    public static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /** Sleeps for {@code pause}; false if interrupted, with the thread's interrupt flag set again. */
+    public static boolean sleep(Duration pause) {
+        try {
+            Thread.sleep(pause);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
 }

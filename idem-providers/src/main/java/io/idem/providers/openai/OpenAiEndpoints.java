@@ -1,16 +1,13 @@
 package io.idem.providers.openai;
 
+import io.idem.providers.http.VendorCalls;
 import java.net.URI;
 
 /** OpenAI's (or an OpenAI-compatible vendor's) URLs under a configured base URL such as {@code …/v1}. */
 record OpenAiEndpoints(String base) {
 
     static OpenAiEndpoints of(URI baseUrl) {
-        String text = baseUrl.toString();
-        while (text.endsWith("/")) {
-            text = text.substring(0, text.length() - 1);
-        }
-        return new OpenAiEndpoints(text);
+        return new OpenAiEndpoints(VendorCalls.trimmedBase(baseUrl));
     }
 
     URI generations() {

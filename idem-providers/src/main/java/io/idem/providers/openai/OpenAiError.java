@@ -1,6 +1,7 @@
 package io.idem.providers.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorJson;
 import java.util.Optional;
 
 /**
@@ -16,15 +17,15 @@ record OpenAiError(
         Optional<String> moderationStage) {
 
     static OpenAiError parse(byte[] body) {
-        Optional<JsonNode> root = OpenAiJson.parse(body);
-        JsonNode error = root.map(r -> r.path("error")).orElse(OpenAiJson.MAPPER.missingNode());
-        Optional<String> stage = OpenAiJson.text(error.path("moderation_details"), "moderation_stage")
-                .or(() -> root.flatMap(r -> OpenAiJson.text(r.path("moderation_details"), "moderation_stage")));
+        Optional<JsonNode> root = VendorJson.parse(body);
+        JsonNode error = root.map(r -> r.path("error")).orElse(VendorJson.MAPPER.missingNode());
+        Optional<String> stage = VendorJson.text(error.path("moderation_details"), "moderation_stage")
+                .or(() -> root.flatMap(r -> VendorJson.text(r.path("moderation_details"), "moderation_stage")));
         return new OpenAiError(
-                OpenAiJson.text(error, "type"),
-                OpenAiJson.text(error, "code"),
-                OpenAiJson.text(error, "message"),
-                OpenAiJson.text(error, "param"),
+                VendorJson.text(error, "type"),
+                VendorJson.text(error, "code"),
+                VendorJson.text(error, "message"),
+                VendorJson.text(error, "param"),
                 stage);
     }
 

@@ -3,7 +3,6 @@ package io.idem.providers.openai;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
-import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
@@ -13,7 +12,9 @@ import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,9 +27,8 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Adapter type {@code openai_images}: {@code POST {base_url}/images/generations} on OpenAI, or on any
@@ -49,12 +49,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     /** OpenAI's own base URL, for a provider configured without one. */
     public static final URI DEFAULT_BASE_URL = URI.create("https://api.openai.com/v1");
 
-    static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
-    private static final Logger log = LoggerFactory.getLogger(OpenAiImagesAdapter.class);
-
-    private final ProviderSettings settings;
-    private final HttpClient client;
-    private final UnaryOperator<String> environment;
+    private final VendorCalls calls;
     private final OpenAiTuning tuning;
     private final InstantSource clock;
     private final OpenAiEndpoints endpoints;
@@ -72,9 +67,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
             UnaryOperator<String> environment,
             OpenAiTuning tuning,
             InstantSource clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.client = Objects.requireNonNull(client, "client");
-        this.environment = Objects.requireNonNull(environment, "environment");
+        this.calls = new VendorCalls("openai_images", settings, client, environment);
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoints = OpenAiEndpoints.of(settings.baseUrl());
@@ -84,44 +77,24 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
 
     @Override
     public Outcome generate(GenerationCall call) {
-        Credential credential = Credential.resolve(settings, environment);
+        Credential credential = calls.credential();
         if (credential instanceof Credential.Missing missing) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);
+            return VendorCalls.missingCredential(missing);
         }
-        if (call.kind() != null && !call.kind().equals("image")) {
-            return new Outcome.Rejected(
-                    RejectionKind.CONFIG,
-                    "unsupported_kind",
-                    "OpenAI Images makes images, not " + call.kind(),
-                    0,
-                    null);
+        Optional<Outcome> unsupported = VendorCalls.unsupportedKind(call, "OpenAI Images");
+        if (unsupported.isPresent()) {
+            return unsupported.get();
         }
         SendTracker tracker = SendTracker.track(requestBody(call));
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.generations())
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .timeout(call.timeout())
-                    // Without it the client writes the body at once, and a dropped connection could
-                    // never again be told apart from a request the vendor received.
-                    .expectContinue(true)
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json")
-                    .POST(tracker);
+        return calls.generating(call, tracker, () -> {
+            HttpRequest.Builder request = VendorCalls.billablePost(endpoints.generations(), call.timeout(), tracker);
             Instant sent = clock.instant();
-            return switch (VendorExchange.send(
-                    client, credential.applyTo(request).build(), tracker)) {
+            return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
                     read(answered.response(), call, credential, Duration.between(sent, clock.instant()));
             };
-        } catch (RuntimeException e) {
-            // Only our own code throws here; the message names the exception type, never a header.
-            log.warn("openai_images adapter '{}' failed on attempt {}", settings.name(), call.reference(), e);
-            return new Outcome.AdapterFault(
-                    "openai_images adapter failed on " + call.reference() + ": "
-                            + e.getClass().getSimpleName(),
-                    tracker.bodyPulled());
-        }
+        });
     }
 
     private Outcome read(HttpResponse<byte[]> response, GenerationCall call, Credential credential, Duration took) {
@@ -161,7 +134,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
                 }
             }
         }
-        BigDecimal cost = settings.costPerImageUsd().multiply(BigDecimal.valueOf(media.size()));
+        BigDecimal cost = calls.settings().costPerImageUsd().multiply(BigDecimal.valueOf(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
     }
 
@@ -173,34 +146,19 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
 
     @Override
     public HealthAnswer health() {
-        Credential credential = Credential.resolve(settings, environment);
-        if (credential instanceof Credential.Missing missing) {
-            return new HealthAnswer(false, missing.reason());
-        }
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.models())
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .timeout(HEALTH_TIMEOUT)
-                    .header("Accept", "application/json")
-                    .GET();
-            return switch (VendorExchange.sendWithoutBody(
-                    client, credential.applyTo(request).build())) {
-                case VendorExchange.Failed failed -> new HealthAnswer(false, failed.detail());
-                case VendorExchange.Answered answered -> {
-                    int status = answered.response().statusCode();
-                    yield new HealthAnswer(status == 200, status == 200 ? "ok" : "models answered HTTP " + status);
-                }
-            };
-        } catch (RuntimeException e) {
-            return new HealthAnswer(
-                    false, "health probe failed in the adapter: " + e.getClass().getSimpleName());
-        }
+        return calls.probeWithKey(
+                "models",
+                response -> response.statusCode() == 200,
+                credential -> calls.ask(
+                        VendorCalls.lookup(endpoints.models(), VendorCalls.HEALTH_TIMEOUT)
+                                .GET(),
+                        credential));
     }
 
     private byte[] requestBody(GenerationCall call) {
-        ObjectNode body = OpenAiJson.MAPPER
+        ObjectNode body = VendorJson.MAPPER
                 .createObjectNode()
-                .put("model", call.vendorModel() != null ? call.vendorModel() : settings.defaultModel())
+                .put("model", calls.modelOf(call))
                 .put("prompt", call.prompt())
                 .put("n", call.n());
         if (call.size() != null) {

@@ -2,6 +2,7 @@ package io.idem.providers.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.providers.http.ImageBytes;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -34,7 +35,7 @@ sealed interface OpenAiImagesReply {
     }
 
     static OpenAiImagesReply read(byte[] body) {
-        Optional<JsonNode> root = OpenAiJson.parse(body);
+        Optional<JsonNode> root = VendorJson.parse(body);
         if (root.isEmpty()) {
             return new Unreadable("200 with an unreadable body");
         }
@@ -42,7 +43,7 @@ sealed interface OpenAiImagesReply {
         if (!data.isArray() || data.isEmpty()) {
             return new Unreadable("200 without any image in 'data'");
         }
-        String declared = OpenAiJson.text(root.get(), "output_format")
+        String declared = VendorJson.text(root.get(), "output_format")
                 .map(format -> "image/" + format.toLowerCase(Locale.ROOT).replace("jpg", "jpeg"))
                 .orElse("image/png");
         List<Item> items = new ArrayList<>();
@@ -57,7 +58,7 @@ sealed interface OpenAiImagesReply {
     }
 
     private static Optional<Item> item(JsonNode image, String declared) {
-        Optional<String> inline = OpenAiJson.text(image, "b64_json");
+        Optional<String> inline = VendorJson.text(image, "b64_json");
         if (inline.isPresent()) {
             try {
                 byte[] bytes = Base64.getMimeDecoder().decode(inline.get());
@@ -69,7 +70,7 @@ sealed interface OpenAiImagesReply {
                 return Optional.empty();
             }
         }
-        return OpenAiJson.text(image, "url").flatMap(OpenAiImagesReply::uri).map(Item.Remote::new);
+        return VendorJson.text(image, "url").flatMap(OpenAiImagesReply::uri).map(Item.Remote::new);
     }
 
     private static Optional<URI> uri(String text) {

@@ -1,6 +1,7 @@
 package io.idem.providers.replicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,8 +43,8 @@ record Prediction(
     }
 
     static Optional<Prediction> read(JsonNode root) {
-        Optional<String> id = ReplicateJson.text(root, "id");
-        Optional<String> raw = ReplicateJson.text(root, "status");
+        Optional<String> id = VendorJson.text(root, "id");
+        Optional<String> raw = VendorJson.text(root, "status");
         if (id.isEmpty() || raw.isEmpty()) {
             return Optional.empty();
         }
@@ -51,14 +52,14 @@ record Prediction(
                 id.get(),
                 status(raw.get()),
                 raw.get(),
-                ReplicateJson.text(root, "model").orElse(""),
-                ReplicateJson.text(root, "version").orElse(""),
+                VendorJson.text(root, "model").orElse(""),
+                VendorJson.text(root, "version").orElse(""),
                 root.path("input"),
                 root.path("output"),
-                ReplicateJson.text(root, "error"),
-                ReplicateJson.text(root, "started_at").isPresent(),
+                VendorJson.text(root, "error"),
+                VendorJson.text(root, "started_at").isPresent(),
                 root.path("data_removed").asBoolean(false),
-                ReplicateJson.text(root.path("urls"), "get")));
+                VendorJson.text(root.path("urls"), "get")));
     }
 
     private static Status status(String raw) {
@@ -83,7 +84,7 @@ record Prediction(
         }
         List<URI> urls = new ArrayList<>();
         for (JsonNode item : items) {
-            Optional<URI> url = item.isTextual() ? ReplicateJson.uri(item.asText()) : Optional.empty();
+            Optional<URI> url = item.isTextual() ? VendorJson.uri(item.asText()) : Optional.empty();
             if (url.isEmpty()) {
                 return List.of();
             }

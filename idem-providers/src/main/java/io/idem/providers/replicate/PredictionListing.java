@@ -1,7 +1,9 @@
 package io.idem.providers.replicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,11 +43,11 @@ final class PredictionListing {
         boolean inputsRemoved = false;
         URI page = api.endpoints().list(createdAfter, createdBefore);
         for (int n = 0; n < MAX_PAGES; n++) {
-            VendorExchange exchange = api.get(page, ReplicateApi.LOOKUP_TIMEOUT);
+            VendorExchange exchange = api.get(page, VendorCalls.LOOKUP_TIMEOUT);
             if (!(exchange instanceof VendorExchange.Answered answered)) {
                 return new Search.Failed("listing failed: " + ((VendorExchange.Failed) exchange).detail());
             }
-            Optional<JsonNode> root = ReplicateJson.parse(answered.response().body())
+            Optional<JsonNode> root = VendorJson.parse(answered.response().body())
                     .filter(r -> answered.response().statusCode() == 200)
                     .filter(r -> r.path("results").isArray());
             if (root.isEmpty()) {
@@ -62,7 +64,7 @@ final class PredictionListing {
                     matches.add(prediction.get());
                 }
             }
-            Optional<URI> next = api.endpoints().vendor(ReplicateJson.text(root.get(), "next"));
+            Optional<URI> next = api.endpoints().vendor(VendorJson.text(root.get(), "next"));
             if (next.isEmpty()) {
                 return switch (matches.size()) {
                     case 0 -> new Search.None(inputsRemoved);

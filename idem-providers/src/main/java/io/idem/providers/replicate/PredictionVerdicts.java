@@ -4,10 +4,10 @@ import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.VendorText;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -82,7 +82,7 @@ final class PredictionVerdicts {
             case Outcome.Unconfirmed _, Outcome.Confirmed _, Outcome.Unavailable _, Outcome.AdapterFault _ ->
                 new ReconcileAnswer.Failed(
                         "prediction " + p.id() + " failed: "
-                                + p.error().map(ReplicateJson::clip).orElse("no error text"),
+                                + p.error().map(VendorText::clip).orElse("no error text"),
                         true);
         };
     }
@@ -95,17 +95,15 @@ final class PredictionVerdicts {
                     p.dataRemoved() ? "its output was removed by Replicate's retention" : "it has no readable output";
             return new Outcome.Unconfirmed("malformed_output", "prediction " + id + " succeeded but " + why, 200, id);
         }
-        List<GenerationResult.Media> media = new ArrayList<>();
-        for (URI url : urls) {
-            try {
-                media.add(downloader.fetch(url, DOWNLOAD_TIMEOUT));
-            } catch (MediaDownloader.DownloadException e) {
-                return new Outcome.Unconfirmed(
-                        "result_download_failed",
-                        "prediction " + id + " succeeded but its output could not be fetched: " + e.getMessage(),
-                        200,
-                        id);
-            }
+        List<GenerationResult.Media> media;
+        try {
+            media = downloader.fetchAll(urls, DOWNLOAD_TIMEOUT);
+        } catch (MediaDownloader.DownloadException e) {
+            return new Outcome.Unconfirmed(
+                    "result_download_failed",
+                    "prediction " + id + " succeeded but its output could not be fetched: " + e.getMessage(),
+                    200,
+                    id);
         }
         BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, id, cost);

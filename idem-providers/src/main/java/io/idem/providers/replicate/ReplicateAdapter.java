@@ -2,7 +2,6 @@ package io.idem.providers.replicate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
-import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
@@ -14,6 +13,7 @@ import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.SubmissionBook;
+import io.idem.providers.http.VendorCalls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Instant;
@@ -21,8 +21,6 @@ import java.time.InstantSource;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Replicate's predictions API (adapter type {@code replicate}; vendor-apis §4): create (with
@@ -40,10 +38,7 @@ public final class ReplicateAdapter implements ProviderAdapter {
     /** Replicate's API host, the default {@code base_url}. */
     public static final URI DEFAULT_BASE_URL = ReplicateEndpoints.DEFAULT_BASE;
 
-    private static final Logger log = LoggerFactory.getLogger(ReplicateAdapter.class);
-
-    private final ProviderSettings settings;
-    private final UnaryOperator<String> environment;
+    private final VendorCalls calls;
     private final InstantSource clock;
     private final SubmissionBook book = new SubmissionBook(SubmissionBook.DEFAULT_CAPACITY);
     private final ReplicateCreation creation;
@@ -61,25 +56,24 @@ public final class ReplicateAdapter implements ProviderAdapter {
             UnaryOperator<String> environment,
             InstantSource clock,
             PollSchedule schedule) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.environment = Objects.requireNonNull(environment, "environment");
+        this.calls = new VendorCalls("replicate", settings, client, environment);
         this.clock = Objects.requireNonNull(clock, "clock");
         ReplicateEndpoints endpoints = ReplicateEndpoints.of(settings.baseUrl());
-        ReplicateApi api = new ReplicateApi(client, endpoints, this::credential);
+        ReplicateApi api = new ReplicateApi(calls, endpoints);
         PredictionVerdicts verdicts = new PredictionVerdicts(
                 new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.costPerImageUsd());
-        this.creation = new ReplicateCreation(client, endpoints);
+        this.creation = new ReplicateCreation(calls, endpoints);
         this.polling = new ReplicatePolling(api, verdicts, clock, schedule);
         this.followUp = new ReplicateFollowUp(api, verdicts, book, clock);
     }
 
     @Override
     public Outcome generate(GenerationCall call) {
-        Credential credential = credential();
+        Credential credential = calls.credential();
         if (credential instanceof Credential.Missing missing) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);
+            return VendorCalls.missingCredential(missing);
         }
-        String vendorModel = call.vendorModel() != null ? call.vendorModel() : settings.defaultModel();
+        String vendorModel = calls.modelOf(call);
         Optional<Outcome> refused = ReplicateInput.refusal(call, vendorModel);
         if (refused.isPresent()) {
             return refused.get();
@@ -87,7 +81,7 @@ public final class ReplicateAdapter implements ProviderAdapter {
         ReplicateModel model = ReplicateModel.parse(vendorModel).orElseThrow();
         ObjectNode input = ReplicateInput.of(call);
         SendTracker tracker = SendTracker.track(ReplicateCreation.body(model, input, call));
-        try {
+        return calls.generating(call, tracker, () -> {
             Instant start = clock.instant();
             book.remember(new SubmissionBook.Submission(
                     call.reference(), vendorModel, input, start, call.timeout(), Optional.empty()));
@@ -100,53 +94,27 @@ public final class ReplicateAdapter implements ProviderAdapter {
                     yield polling.await(created.prediction(), start.plus(call.timeout()));
                 }
             };
-        } catch (RuntimeException e) {
-            log.warn("replicate adapter '{}' failed on attempt {}", settings.name(), call.reference(), e);
-            return new Outcome.AdapterFault(
-                    "replicate adapter failed on " + call.reference() + ": "
-                            + e.getClass().getSimpleName(),
-                    tracker.bodyPulled());
-        }
+        });
     }
 
     @Override
     public ReconcileAnswer reconcile(AttemptRef attempt) {
-        if (credential() instanceof Credential.Missing missing) {
+        if (calls.credential() instanceof Credential.Missing missing) {
             return new ReconcileAnswer.StillUnknown("cannot ask Replicate: " + missing.reason());
         }
-        Optional<ReplicateModel> model = ReplicateModel.parse(modelOf(attempt));
+        Optional<ReplicateModel> model = ReplicateModel.parse(calls.modelOf(attempt));
         if (model.isEmpty()) {
             return new ReconcileAnswer.StillUnknown(
                     "attempt " + attempt.reference() + " names no usable Replicate model");
         }
-        try {
-            return followUp.reconcile(attempt, model.get());
-        } catch (RuntimeException e) {
-            log.warn("replicate adapter '{}' failed to reconcile attempt {}", settings.name(), attempt.reference(), e);
-            return new ReconcileAnswer.StillUnknown(
-                    "lookup failed in the adapter: " + e.getClass().getSimpleName());
-        }
+        return calls.reconciling(attempt, () -> followUp.reconcile(attempt, model.get()));
     }
 
     @Override
     public CancelAnswer cancel(AttemptRef attempt) {
-        if (credential() instanceof Credential.Missing missing) {
+        if (calls.credential() instanceof Credential.Missing missing) {
             return new CancelAnswer.Unclear("cannot ask Replicate: " + missing.reason());
         }
-        try {
-            return followUp.cancel(attempt);
-        } catch (RuntimeException e) {
-            log.warn("replicate adapter '{}' failed to cancel attempt {}", settings.name(), attempt.reference(), e);
-            return new CancelAnswer.Unclear(
-                    "cancel failed in the adapter: " + e.getClass().getSimpleName());
-        }
-    }
-
-    private String modelOf(AttemptRef attempt) {
-        return attempt.vendorModel() != null ? attempt.vendorModel() : settings.defaultModel();
-    }
-
-    private Credential credential() {
-        return Credential.resolve(settings, environment);
+        return calls.canceling(attempt, () -> followUp.cancel(attempt));
     }
 }

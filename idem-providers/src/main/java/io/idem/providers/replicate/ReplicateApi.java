@@ -1,31 +1,26 @@
 package io.idem.providers.replicate;
 
 import io.idem.core.spi.CancelAnswer;
-import io.idem.providers.http.Credential;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Replicate's calls on a prediction that exists: get and cancel. Neither can bill; gets may be
  * repeated freely, the cancel POST is sent once. Thread-safe.
  */
 final class ReplicateApi {
-    static final Duration LOOKUP_TIMEOUT = Duration.ofSeconds(10);
-
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final ReplicateEndpoints endpoints;
-    private final Supplier<Credential> credential;
 
-    ReplicateApi(HttpClient client, ReplicateEndpoints endpoints, Supplier<Credential> credential) {
-        this.client = client;
+    ReplicateApi(VendorCalls calls, ReplicateEndpoints endpoints) {
+        this.calls = calls;
         this.endpoints = endpoints;
-        this.credential = credential;
     }
 
     /** What a prediction GET told us. */
@@ -50,10 +45,9 @@ final class ReplicateApi {
     }
 
     CancelAnswer cancel(String id) {
-        HttpRequest request = request(endpoints.cancel(id), LOOKUP_TIMEOUT)
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build();
-        return switch (VendorExchange.sendWithoutBody(client, request)) {
+        HttpRequest.Builder request = VendorCalls.lookup(endpoints.cancel(id), VendorCalls.LOOKUP_TIMEOUT)
+                .POST(HttpRequest.BodyPublishers.noBody());
+        return switch (calls.ask(request)) {
             case VendorExchange.Failed failed -> new CancelAnswer.Unclear("cancel failed: " + failed.detail());
             case VendorExchange.Answered answered ->
                 switch (read(answered.response())) {
@@ -84,27 +78,17 @@ final class ReplicateApi {
     }
 
     VendorExchange get(URI uri, Duration timeout) {
-        return VendorExchange.sendWithoutBody(
-                client, request(uri, timeout).GET().build());
+        return calls.get(uri, timeout);
     }
 
     private static Read read(HttpResponse<byte[]> response) {
         if (response.statusCode() == 404) {
             return new Read.NotFound();
         }
-        return ReplicateJson.parse(response.body())
+        return VendorJson.parse(response.body())
                 .filter(root -> response.statusCode() == 200)
                 .flatMap(Prediction::read)
                 .<Read>map(Read.Found::new)
                 .orElseGet(() -> new Read.Unreadable("answered HTTP " + response.statusCode()));
-    }
-
-    private HttpRequest.Builder request(URI uri, Duration timeout) {
-        return credential
-                .get()
-                .applyTo(HttpRequest.newBuilder(uri)
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .timeout(timeout)
-                        .header("Accept", "application/json"));
     }
 }

@@ -5,8 +5,9 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
-import java.net.http.HttpClient;
+import io.idem.providers.http.VendorJson;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -26,11 +27,11 @@ import java.util.Optional;
 final class ReplicateCreation {
     static final long MAX_WAIT_SECONDS = 60;
 
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final ReplicateEndpoints endpoints;
 
-    ReplicateCreation(HttpClient client, ReplicateEndpoints endpoints) {
-        this.client = client;
+    ReplicateCreation(VendorCalls calls, ReplicateEndpoints endpoints) {
+        this.calls = calls;
         this.endpoints = endpoints;
     }
 
@@ -42,16 +43,10 @@ final class ReplicateCreation {
     }
 
     Answer create(GenerationCall call, ReplicateModel model, Credential credential, SendTracker tracker) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(endpoints.create(model))
-                .version(HttpClient.Version.HTTP_1_1)
-                .timeout(call.timeout())
-                .expectContinue(true)
-                .header("Content-Type", "application/json")
-                .header("Accept", "application/json")
+        HttpRequest.Builder request = VendorCalls.billablePost(endpoints.create(model), call.timeout(), tracker)
                 .header("Prefer", "wait=" + waitSeconds(call.timeout()))
-                .header("Cancel-After", cancelAfter(call.timeout()))
-                .POST(tracker);
-        return switch (VendorExchange.send(client, credential.applyTo(request).build(), tracker)) {
+                .header("Cancel-After", cancelAfter(call.timeout()));
+        return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
             case VendorExchange.Answered answered -> read(answered.response());
         };
@@ -59,7 +54,7 @@ final class ReplicateCreation {
 
     /** The create body: our input, the model's version where it needs one, and the callback. */
     static byte[] body(ReplicateModel model, ObjectNode input, GenerationCall call) {
-        ObjectNode body = ReplicateJson.JSON.createObjectNode();
+        ObjectNode body = VendorJson.MAPPER.createObjectNode();
         model.addVersionTo(body);
         body.set("input", input);
         call.callback().ifPresent(url -> {
@@ -83,7 +78,7 @@ final class ReplicateCreation {
         if (status < 200 || status > 299) {
             return new Answer.Settled(ReplicateErrors.createRefused(response));
         }
-        Optional<Prediction> prediction = ReplicateJson.parse(response.body())
+        Optional<Prediction> prediction = VendorJson.parse(response.body())
                 .flatMap(Prediction::read)
                 .filter(p -> ReplicateEndpoints.validPredictionId(p.id()));
         if (prediction.isEmpty()) {

@@ -1,5 +1,6 @@
 package io.idem.providers.replicate;
 
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +63,7 @@ final class ReplicateEndpoints {
 
     /** A URL Replicate returned, if it points at the configured host. */
     Optional<URI> vendor(Optional<String> returned) {
-        return returned.flatMap(ReplicateJson::uri).filter(this::sameOrigin);
+        return returned.flatMap(VendorJson::uri).filter(this::sameOrigin);
     }
 
     private boolean sameOrigin(URI uri) {

@@ -3,6 +3,8 @@ package io.idem.providers.replicate;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VendorText;
 import java.net.http.HttpResponse;
 import java.util.Locale;
 import java.util.Optional;
@@ -28,21 +30,21 @@ final class ReplicateErrors {
     record Problem(String code, String message) {}
 
     static Problem read(int status, byte[] body) {
-        Optional<JsonNode> root = ReplicateJson.parse(body);
+        Optional<JsonNode> root = VendorJson.parse(body);
         if (root.isEmpty()) {
             return new Problem("http_" + status, "HTTP " + status);
         }
         JsonNode problem = root.get();
         Optional<String> fieldType =
-                ReplicateJson.text(problem.path("invalid_fields").path(0), "type");
+                VendorJson.text(problem.path("invalid_fields").path(0), "type");
         String code = fieldType
-                .or(() -> ReplicateJson.text(problem, "title")
+                .or(() -> VendorJson.text(problem, "title")
                         .map(ReplicateErrors::snake)
                         .filter(s -> !s.isEmpty()))
                 .orElse("http_" + status);
-        String message = ReplicateJson.text(problem, "detail")
-                .or(() -> ReplicateJson.text(problem, "title"))
-                .map(ReplicateJson::clip)
+        String message = VendorJson.text(problem, "detail")
+                .or(() -> VendorJson.text(problem, "title"))
+                .map(VendorText::clip)
                 .orElse("HTTP " + status);
         return new Problem(code, message);
     }
@@ -75,7 +77,7 @@ final class ReplicateErrors {
      * failed-and-billed and the job moves on to its next candidate.
      */
     static Outcome failed(Prediction prediction) {
-        String text = prediction.error().map(ReplicateJson::clip).orElse("no error text");
+        String text = prediction.error().map(VendorText::clip).orElse("no error text");
         String message = "prediction " + prediction.id() + " failed: " + text;
         if (POLICY_WORDS.matcher(text).find()) {
             return new Outcome.Rejected(RejectionKind.POLICY, "content_policy", message, 0, prediction.id());

@@ -4,6 +4,7 @@ import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.SubmissionBook;
+import io.idem.providers.http.VendorCalls;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -52,7 +53,7 @@ final class ReplicateFollowUp {
     }
 
     private ReconcileAnswer byId(String id) {
-        return switch (api.prediction(id, Optional.empty(), ReplicateApi.LOOKUP_TIMEOUT)) {
+        return switch (api.prediction(id, Optional.empty(), VendorCalls.LOOKUP_TIMEOUT)) {
             case ReplicateApi.Read.Found found -> verdicts.answer(found.prediction());
             case ReplicateApi.Read.NotFound notFound ->
                 new ReconcileAnswer.StillUnknown("Replicate does not know prediction " + id);

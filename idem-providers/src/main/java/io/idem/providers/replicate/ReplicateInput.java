@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.ImageSize;
+import io.idem.providers.http.VendorCalls;
+import io.idem.providers.http.VendorJson;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The model input a prediction receives: {@code prompt}, {@code width}/{@code height} for a size,
@@ -16,8 +17,6 @@ import java.util.regex.Pattern;
  * may pass unknown inputs to its code, and fail.
  */
 final class ReplicateInput {
-    private static final Pattern SIZE = Pattern.compile("(\\d{2,5})x(\\d{2,5})");
-
     private ReplicateInput() {}
 
     /** Why the call cannot go to Replicate at all (nothing is sent), if it cannot. */
@@ -31,33 +30,13 @@ final class ReplicateInput {
                     0,
                     null));
         }
-        if (call.kind() != null && !call.kind().equals("image")) {
-            return Optional.of(new Outcome.Rejected(
-                    RejectionKind.CONFIG,
-                    "unsupported_kind",
-                    "the Replicate adapter makes images, not " + call.kind(),
-                    0,
-                    null));
-        }
-        if (call.size() != null && !SIZE.matcher(call.size()).matches()) {
-            return Optional.of(new Outcome.Rejected(
-                    RejectionKind.USER_ERROR,
-                    "invalid_size",
-                    "size must look like 1024x1024, was " + call.size(),
-                    0,
-                    null));
-        }
-        return Optional.empty();
+        return VendorCalls.unsupportedKind(call, "the Replicate adapter").or(() -> ImageSize.refusal(call.size()));
     }
 
     static ObjectNode of(GenerationCall call) {
-        ObjectNode input = ReplicateJson.JSON.createObjectNode().put("prompt", call.prompt());
-        if (call.size() != null) {
-            Matcher size = SIZE.matcher(call.size());
-            if (size.matches()) {
-                input.put("width", Integer.parseInt(size.group(1))).put("height", Integer.parseInt(size.group(2)));
-            }
-        }
+        ObjectNode input = VendorJson.MAPPER.createObjectNode().put("prompt", call.prompt());
+        ImageSize.parse(call.size())
+                .ifPresent(size -> input.put("width", size.width()).put("height", size.height()));
         if (call.n() > 1) {
             input.put("num_outputs", call.n());
         }

@@ -2,6 +2,7 @@ package io.idem.providers.replicate;
 
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorCalls;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -35,13 +36,13 @@ final class ReplicatePolling {
             if (!left.isPositive()) {
                 return timedOut(last, problem);
             }
-            if (!sleep(shorter(pause, left))) {
+            if (!PollSchedule.sleep(PollSchedule.shorter(pause, left))) {
                 return new Outcome.Unconfirmed(
                         "interrupted", "interrupted while waiting for prediction " + last.id(), 0, last.id());
             }
             pause = schedule.after(pause);
             // A lookup may end a little past the deadline: it cannot bill, and it reads the final state.
-            switch (api.prediction(last.id(), last.getUrl(), ReplicateApi.LOOKUP_TIMEOUT)) {
+            switch (api.prediction(last.id(), last.getUrl(), VendorCalls.LOOKUP_TIMEOUT)) {
                 case ReplicateApi.Read.Found found -> {
                     last = found.prediction();
                     problem = null;
@@ -61,19 +62,5 @@ final class ReplicatePolling {
                         + "); its Cancel-After deadline ends it",
                 0,
                 last.id());
-    }
-
-    private static boolean sleep(Duration pause) {
-        try {
-            Thread.sleep(pause);
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static Duration shorter(Duration a, Duration b) {
-        return a.compareTo(b) <= 0 ? a : b;
     }
 }

@@ -9,8 +9,10 @@ import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.ImageSize;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,8 +25,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Adapter type {@code runware}: one async {@code imageInference} task per call on Runware's single
@@ -45,12 +45,7 @@ public final class RunwareAdapter implements ProviderAdapter {
     /** Runware's REST endpoint, for a provider configured without a base URL. */
     public static final URI DEFAULT_BASE_URL = URI.create("https://api.runware.ai/v1");
 
-    static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
-    private static final Logger log = LoggerFactory.getLogger(RunwareAdapter.class);
-
-    private final ProviderSettings settings;
-    private final HttpClient client;
-    private final UnaryOperator<String> environment;
+    private final VendorCalls calls;
     private final InstantSource clock;
     private final URI endpoint;
     private final RunwareErrorReader errors;
@@ -69,64 +64,48 @@ public final class RunwareAdapter implements ProviderAdapter {
             UnaryOperator<String> environment,
             RunwareTuning tuning,
             InstantSource clock) {
-        this.settings = Objects.requireNonNull(settings, "settings");
-        this.client = Objects.requireNonNull(client, "client");
-        this.environment = Objects.requireNonNull(environment, "environment");
+        this.calls = new VendorCalls("runware", settings, client, environment);
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.endpoint = endpoint(settings.baseUrl());
+        this.endpoint = URI.create(VendorCalls.trimmedBase(settings.baseUrl()));
         this.errors = new RunwareErrorReader(tuning.promptRefusal());
         this.media = new RunwareMedia(new MediaDownloader(client, tuning.maxDownloadBytes()), tuning.downloadTimeout());
-        RunwareLookup lookup = new RunwareLookup(client, endpoint);
+        RunwareLookup lookup = new RunwareLookup(calls, endpoint);
         this.poller = new RunwarePoller(lookup, tuning, clock);
-        this.followUp = new RunwareFollowUp(lookup, media, tuning, clock, this::credential, settings.costPerImageUsd());
+        this.followUp =
+                new RunwareFollowUp(lookup, media, tuning, clock, calls::credential, settings.costPerImageUsd());
     }
 
     @Override
     public Outcome generate(GenerationCall call) {
-        Credential credential = credential();
+        Credential credential = calls.credential();
         if (credential instanceof Credential.Missing missing) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null);
+            return VendorCalls.missingCredential(missing);
         }
-        if (call.kind() != null && !call.kind().equals("image")) {
-            return new Outcome.Rejected(
-                    RejectionKind.CONFIG, "unsupported_kind", "this adapter makes images, not " + call.kind(), 0, null);
+        Optional<Outcome> unsupported = VendorCalls.unsupportedKind(call, "this adapter");
+        if (unsupported.isPresent()) {
+            return unsupported.get();
         }
         Optional<String> task = taskUuid(call.reference());
         if (task.isEmpty()) {
             return new Outcome.AdapterFault("attempt reference " + call.reference() + " is not a UUID", false);
         }
-        Optional<RunwareTasks.Size> size = RunwareTasks.Size.parse(call.size());
+        Optional<ImageSize> size = RunwareTasks.size(call.size());
         if (size.isEmpty()) {
             return new Outcome.Rejected(
                     RejectionKind.USER_ERROR, "invalid_size", "size must be WIDTHxHEIGHT, was " + call.size(), 0, null);
         }
-        String model = call.vendorModel() != null ? call.vendorModel() : settings.defaultModel();
+        String model = calls.modelOf(call);
         SendTracker tracker = SendTracker.track(
                 RunwareTasks.imageInference(task.get(), model, call.prompt(), size.get(), call.n(), call.callback()));
-        try {
-            HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .timeout(call.timeout())
-                    // Without it the client writes the body at once, and a dropped connection could
-                    // never again be told apart from a request the vendor received.
-                    .expectContinue(true)
-                    .header("Content-Type", "application/json")
-                    .header("Accept", "application/json")
-                    .POST(tracker);
+        return calls.generating(call, tracker, () -> {
+            HttpRequest.Builder request = VendorCalls.billablePost(endpoint, call.timeout(), tracker);
             Instant started = clock.instant();
-            return switch (VendorExchange.send(
-                    client, credential.applyTo(request).build(), tracker)) {
+            return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
                     answered(answered.response(), call, task.get(), credential, started);
             };
-        } catch (RuntimeException e) {
-            log.warn("runware adapter '{}' failed on attempt {}", settings.name(), call.reference(), e);
-            return new Outcome.AdapterFault(
-                    "runware adapter failed on " + call.reference() + ": "
-                            + e.getClass().getSimpleName(),
-                    tracker.bodyPulled());
-        }
+        });
     }
 
     private Outcome answered(
@@ -160,7 +139,8 @@ public final class RunwareAdapter implements ProviderAdapter {
         return switch (state) {
             case RunwareTaskState.Succeeded succeeded ->
                 switch (media.fetch(succeeded.items())) {
-                    case RunwareMedia.Fetch.Fetched fetched -> fetched.confirmed(task, settings.costPerImageUsd());
+                    case RunwareMedia.Fetch.Fetched fetched ->
+                        fetched.confirmed(task, calls.settings().costPerImageUsd());
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new Outcome.Unconfirmed(notFetched.code(), notFetched.detail(), 200, task);
                 };
@@ -182,40 +162,20 @@ public final class RunwareAdapter implements ProviderAdapter {
 
     @Override
     public ReconcileAnswer reconcile(AttemptRef attempt) {
-        try {
-            return followUp.reconcile(attempt);
-        } catch (RuntimeException e) {
-            return new ReconcileAnswer.StillUnknown(
-                    "lookup failed in the adapter: " + e.getClass().getSimpleName());
-        }
+        return calls.reconciling(attempt, () -> followUp.reconcile(attempt));
     }
 
     @Override
     public HealthAnswer health() {
-        Credential credential = credential();
-        if (credential instanceof Credential.Missing missing) {
-            return new HealthAnswer(false, missing.reason());
-        }
-        try {
-            byte[] ping = RunwareTasks.ping();
-            SendTracker tracker = SendTracker.track(ping);
+        return calls.probeWithKey("ping", response -> response.statusCode() == 200, credential -> {
+            SendTracker tracker = SendTracker.track(RunwareTasks.ping());
             HttpRequest.Builder request = HttpRequest.newBuilder(endpoint)
                     .version(HttpClient.Version.HTTP_1_1)
-                    .timeout(HEALTH_TIMEOUT)
+                    .timeout(VendorCalls.HEALTH_TIMEOUT)
                     .header("Content-Type", "application/json")
                     .POST(tracker);
-            return switch (VendorExchange.send(
-                    client, credential.applyTo(request).build(), tracker)) {
-                case VendorExchange.Failed failed -> new HealthAnswer(false, failed.detail());
-                case VendorExchange.Answered answered -> {
-                    int status = answered.response().statusCode();
-                    yield new HealthAnswer(status == 200, status == 200 ? "ok" : "ping answered HTTP " + status);
-                }
-            };
-        } catch (RuntimeException e) {
-            return new HealthAnswer(
-                    false, "health probe failed in the adapter: " + e.getClass().getSimpleName());
-        }
+            return calls.send(request, credential, tracker);
+        });
     }
 
     /** {@code reference} as a canonical UUID string, if it is one (Runware's taskUUID must be). */
@@ -226,17 +186,5 @@ public final class RunwareAdapter implements ProviderAdapter {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-    }
-
-    private Credential credential() {
-        return Credential.resolve(settings, environment);
-    }
-
-    private static URI endpoint(URI baseUrl) {
-        String text = baseUrl.toString();
-        while (text.endsWith("/")) {
-            text = text.substring(0, text.length() - 1);
-        }
-        return URI.create(text);
     }
 }

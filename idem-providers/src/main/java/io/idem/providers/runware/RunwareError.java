@@ -1,6 +1,7 @@
 package io.idem.providers.runware;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorJson;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -33,26 +34,26 @@ record RunwareError(
         Optional<String> param =
                 parameter.isArray() && !parameter.isEmpty() && parameter.get(0).isTextual()
                         ? Optional.of(parameter.get(0).asText())
-                        : RunwareJson.text(node, "parameter");
+                        : VendorJson.text(node, "parameter");
         return new RunwareError(
-                RunwareJson.text(node, "code").orElse("unknown_error"),
-                RunwareJson.text(node, "message").orElse("(no message)"),
+                VendorJson.text(node, "code").orElse("unknown_error"),
+                VendorJson.text(node, "message").orElse("(no message)"),
                 param,
-                RunwareJson.text(node, "taskType"),
-                RunwareJson.text(node, "taskUUID"));
+                VendorJson.text(node, "taskType"),
+                VendorJson.text(node, "taskUUID"));
     }
 
     /** An error Runware put on a result item ({@code "status": "error"}). */
     static RunwareError ofItem(JsonNode item) {
-        String message = RunwareJson.text(item, "message")
-                .or(() -> RunwareJson.text(item, "error"))
+        String message = VendorJson.text(item, "message")
+                .or(() -> VendorJson.text(item, "error"))
                 .orElse("the task ended in status error");
         return new RunwareError(
-                RunwareJson.text(item, "code").orElse("task_error"),
+                VendorJson.text(item, "code").orElse("task_error"),
                 message,
-                RunwareJson.text(item, "parameter"),
-                RunwareJson.text(item, "taskType"),
-                RunwareJson.text(item, "taskUUID"));
+                VendorJson.text(item, "parameter"),
+                VendorJson.text(item, "taskType"),
+                VendorJson.text(item, "taskUUID"));
     }
 
     /** Whether this error is the vendor saying it has no task under {@code task}. */

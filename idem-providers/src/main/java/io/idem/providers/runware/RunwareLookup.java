@@ -2,6 +2,7 @@ package io.idem.providers.runware;
 
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
+import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,11 +14,11 @@ import java.time.Duration;
  * bill, so a failed one is simply {@link RunwareTaskState.Unknown}. Thread-safe.
  */
 final class RunwareLookup {
-    private final HttpClient client;
+    private final VendorCalls calls;
     private final URI endpoint;
 
-    RunwareLookup(HttpClient client, URI endpoint) {
-        this.client = client;
+    RunwareLookup(VendorCalls calls, URI endpoint) {
+        this.calls = calls;
         this.endpoint = endpoint;
     }
 
@@ -30,7 +31,7 @@ final class RunwareLookup {
                 .header("Content-Type", "application/json")
                 .header("Accept", "application/json")
                 .POST(tracker);
-        return switch (VendorExchange.send(client, credential.applyTo(request).build(), tracker)) {
+        return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new RunwareTaskState.Unknown("lookup failed: " + failed.detail());
             case VendorExchange.Answered answered ->
                 RunwareTaskState.of(

@@ -5,6 +5,7 @@ import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.providers.http.ImageBytes;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -41,9 +42,9 @@ final class RunwareMedia {
     }
 
     static boolean carriesImage(JsonNode item) {
-        return RunwareJson.text(item, "imageBase64Data").isPresent()
-                || RunwareJson.text(item, "imageDataURI").isPresent()
-                || RunwareJson.text(item, "imageURL").isPresent();
+        return VendorJson.text(item, "imageBase64Data").isPresent()
+                || VendorJson.text(item, "imageDataURI").isPresent()
+                || VendorJson.text(item, "imageURL").isPresent();
     }
 
     Fetch fetch(List<JsonNode> items) {
@@ -64,11 +65,11 @@ final class RunwareMedia {
     }
 
     private GenerationResult.Media one(JsonNode item) throws MediaDownloader.DownloadException {
-        Optional<String> base64 = RunwareJson.text(item, "imageBase64Data");
+        Optional<String> base64 = VendorJson.text(item, "imageBase64Data");
         if (base64.isPresent()) {
             return inline(Base64.getMimeDecoder().decode(base64.get()));
         }
-        Optional<String> dataUri = RunwareJson.text(item, "imageDataURI");
+        Optional<String> dataUri = VendorJson.text(item, "imageDataURI");
         if (dataUri.isPresent()) {
             int comma = dataUri.get().indexOf(',');
             if (!dataUri.get().startsWith("data:") || comma < 0) {
@@ -76,7 +77,7 @@ final class RunwareMedia {
             }
             return inline(Base64.getMimeDecoder().decode(dataUri.get().substring(comma + 1)));
         }
-        URI url = URI.create(RunwareJson.text(item, "imageURL")
+        URI url = URI.create(VendorJson.text(item, "imageURL")
                 .orElseThrow(() -> new IllegalArgumentException("no image in a success item")));
         return downloader.fetch(url, downloadTimeout);
     }

@@ -1,6 +1,7 @@
 package io.idem.providers.runware;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,7 @@ record RunwareReply(List<JsonNode> items, List<RunwareError> errors) {
     }
 
     static Optional<RunwareReply> parse(byte[] body) {
-        return RunwareJson.parse(body).map(root -> {
+        return VendorJson.parse(body).map(root -> {
             List<JsonNode> items = new ArrayList<>();
             root.path("data").forEach(item -> {
                 if (item.isObject()) {
@@ -34,7 +35,7 @@ record RunwareReply(List<JsonNode> items, List<RunwareError> errors) {
     List<JsonNode> itemsOf(String task) {
         return items.stream()
                 .filter(item ->
-                        RunwareJson.text(item, "taskUUID").map(task::equals).orElse(true))
+                        VendorJson.text(item, "taskUUID").map(task::equals).orElse(true))
                 .toList();
     }
 

@@ -1,6 +1,7 @@
 package io.idem.providers.runware;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.providers.http.VendorJson;
 import java.util.List;
 import java.util.Optional;
 
@@ -91,7 +92,7 @@ sealed interface RunwareTaskState {
 
     /** An item's status; a finished image without one (a synchronous-style answer) is a success. */
     private static String status(JsonNode item) {
-        return RunwareJson.text(item, "status")
+        return VendorJson.text(item, "status")
                 .orElseGet(() -> RunwareMedia.carriesImage(item) ? "success" : "processing");
     }
 }

@@ -2,31 +2,22 @@ package io.idem.providers.runware;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.providers.http.ImageSize;
+import io.idem.providers.http.VendorJson;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** The task arrays Runware's single endpoint takes (every request is a JSON array of tasks). */
 final class RunwareTasks {
-    private static final Pattern SIZE = Pattern.compile("(\\d{2,5})x(\\d{2,5})");
+    /** The size Runware is asked for when the call names none. */
+    static final ImageSize DEFAULT_SIZE = new ImageSize(1024, 1024);
 
     private RunwareTasks() {}
 
-    /** Width and height in pixels, from Idem's {@code WxH}. */
-    record Size(int width, int height) {
-        static final Size DEFAULT = new Size(1024, 1024);
-
-        static Optional<Size> parse(String size) {
-            if (size == null) {
-                return Optional.of(DEFAULT);
-            }
-            Matcher m = SIZE.matcher(size.trim());
-            return m.matches()
-                    ? Optional.of(new Size(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))))
-                    : Optional.empty();
-        }
+    /** The call's size, blanks around it ignored; {@link #DEFAULT_SIZE} for none; empty if unreadable. */
+    static Optional<ImageSize> size(String size) {
+        return size == null ? Optional.of(DEFAULT_SIZE) : ImageSize.parse(size.trim());
     }
 
     /**
@@ -34,8 +25,8 @@ final class RunwareTasks {
      * polled with {@link #getResponse}. Images come back inline so no URL can expire on the way.
      */
     static byte[] imageInference(
-            String taskUuid, String model, String prompt, Size size, int n, Optional<URI> webhook) {
-        ObjectNode task = RunwareJson.MAPPER
+            String taskUuid, String model, String prompt, ImageSize size, int n, Optional<URI> webhook) {
+        ObjectNode task = VendorJson.MAPPER
                 .createObjectNode()
                 .put("taskType", "imageInference")
                 .put("taskUUID", taskUuid)
@@ -52,7 +43,7 @@ final class RunwareTasks {
     }
 
     static byte[] getResponse(String taskUuid) {
-        return array(RunwareJson.MAPPER
+        return array(VendorJson.MAPPER
                 .createObjectNode()
                 .put("taskType", "getResponse")
                 .put("taskUUID", taskUuid));
@@ -60,11 +51,11 @@ final class RunwareTasks {
 
     static byte[] ping() {
         return array(
-                RunwareJson.MAPPER.createObjectNode().put("taskType", "ping").put("ping", true));
+                VendorJson.MAPPER.createObjectNode().put("taskType", "ping").put("ping", true));
     }
 
     private static byte[] array(ObjectNode task) {
-        ArrayNode tasks = RunwareJson.MAPPER.createArrayNode().add(task);
+        ArrayNode tasks = VendorJson.MAPPER.createArrayNode().add(task);
         return tasks.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

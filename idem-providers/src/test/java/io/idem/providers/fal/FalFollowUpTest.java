@@ -12,7 +12,6 @@ import static io.idem.providers.fal.FalStubs.ENDPOINT;
 import static io.idem.providers.fal.FalStubs.REQUEST_ID;
 import static io.idem.providers.fal.FalStubs.aCall;
 import static io.idem.providers.fal.FalStubs.adapter;
-import static io.idem.providers.fal.FalStubs.json;
 import static io.idem.providers.fal.FalStubs.media;
 import static io.idem.providers.fal.FalStubs.output;
 import static io.idem.providers.fal.FalStubs.png;
@@ -21,6 +20,7 @@ import static io.idem.providers.fal.FalStubs.resultOf;
 import static io.idem.providers.fal.FalStubs.status;
 import static io.idem.providers.fal.FalStubs.statusOf;
 import static io.idem.providers.fal.FalStubs.submit;
+import static io.idem.providers.http.VendorStandIn.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
@@ -31,6 +31,7 @@ import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.providers.http.MovableClock;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -155,7 +156,7 @@ class FalFollowUpTest {
 
     @Test
     void aLostSubmitAbsentFromTheHistoryLongAfterItsDeadlineWasNeverBilled() {
-        FalStubs.MovableClock clock = new FalStubs.MovableClock();
+        MovableClock clock = new MovableClock();
         FalAdapter adapter = adapter(wm.baseUrl(), clock);
         GenerationCall call = loseSubmit(adapter);
         wm.stubFor(history().willReturn(json(200, historyPage(entry("other-1", 200, "a dog", true)))));

@@ -14,7 +14,6 @@ import static io.idem.providers.fal.FalStubs.REQUEST_ID;
 import static io.idem.providers.fal.FalStubs.aCall;
 import static io.idem.providers.fal.FalStubs.adapter;
 import static io.idem.providers.fal.FalStubs.completedWithError;
-import static io.idem.providers.fal.FalStubs.json;
 import static io.idem.providers.fal.FalStubs.media;
 import static io.idem.providers.fal.FalStubs.modelError;
 import static io.idem.providers.fal.FalStubs.output;
@@ -24,6 +23,7 @@ import static io.idem.providers.fal.FalStubs.status;
 import static io.idem.providers.fal.FalStubs.statusOf;
 import static io.idem.providers.fal.FalStubs.submit;
 import static io.idem.providers.fal.FalStubs.submitted;
+import static io.idem.providers.http.VendorStandIn.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
@@ -31,6 +31,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockRuntimeInfo;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.providers.http.SeenIds;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -68,7 +69,7 @@ class FalQueueFlowTest {
         statusGoes(status("IN_QUEUE", info()), status("IN_PROGRESS", info()), status("COMPLETED", info()));
         wm.stubFor(resultOf().willReturn(json(200, output(info()))));
         wm.stubFor(media().willReturn(png()));
-        FalStubs.Ids ids = new FalStubs.Ids();
+        SeenIds ids = new SeenIds();
         URI callback = URI.create("https://idem.example/v1/hooks/fal?attempt=a1&sig=abc");
 
         Outcome outcome = adapter(wm.baseUrl()).generate(aCall(Duration.ofSeconds(5), ids, Optional.of(callback)));

@@ -2,9 +2,9 @@ package io.idem.providers.fal;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static io.idem.providers.http.VendorStandIn.environmentWith;
 
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
@@ -15,17 +15,16 @@ import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorStandIn;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A fal stand-in on WireMock, replaying the bodies vendor-apis §3 documents, and adapters pointed at
@@ -40,20 +39,12 @@ final class FalStubs {
     static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 0};
     static final PollSchedule FAST = new PollSchedule(Duration.ofMillis(10), Duration.ofMillis(40));
 
-    static final HttpClient CLIENT = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    static final HttpClient CLIENT = VendorStandIn.client();
 
     private FalStubs() {}
 
     static WireMockExtension server() {
-        return WireMockExtension.newInstance()
-                .options(com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig()
-                        .dynamicPort()
-                        .containerThreads(12))
-                .build();
+        return VendorStandIn.extension();
     }
 
     static FalAdapter adapter(String baseUrl) {
@@ -62,7 +53,7 @@ final class FalStubs {
 
     static FalAdapter adapter(String baseUrl, InstantSource clock) {
         return new FalAdapter(
-                settings(URI.create(baseUrl)), CLIENT, name -> name.equals(KEY_VARIABLE) ? SECRET : null, clock, FAST);
+                settings(URI.create(baseUrl)), CLIENT, environmentWith(KEY_VARIABLE, SECRET), clock, FAST);
     }
 
     static FalAdapter adapterWithoutKey(String baseUrl) {
@@ -147,27 +138,7 @@ final class FalStubs {
                 .withBody(PNG);
     }
 
-    static ResponseDefinitionBuilder json(int status, String body) {
-        return status == 200
-                ? okJson(body)
-                : aResponse()
-                        .withStatus(status)
-                        .withHeader("Content-Type", "application/json")
-                        .withBody(body);
-    }
-
     // --- calls ---
-
-    /** Records the ids the adapter reports, in order. */
-    static final class Ids implements AttemptListener {
-        final List<String> seen = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void submitted(String providerRequestId) {
-            seen.add(providerRequestId);
-        }
-    }
-
     static GenerationCall aCall() {
         return aCall(Duration.ofSeconds(5), AttemptListener.NONE, Optional.empty());
     }
@@ -197,19 +168,5 @@ final class FalStubs {
 
     static AttemptRef refFor(GenerationCall call, Optional<String> requestId) {
         return new AttemptRef(call.provider(), call.reference(), requestId, ENDPOINT, Instant.now());
-    }
-
-    /** The system clock moved by a settable offset: real time passes, and a test can jump ahead. */
-    static final class MovableClock implements InstantSource {
-        private volatile Duration offset = Duration.ZERO;
-
-        void advance(Duration by) {
-            offset = offset.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.now().plus(offset);
-        }
     }
 }

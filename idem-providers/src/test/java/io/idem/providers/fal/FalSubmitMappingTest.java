@@ -6,9 +6,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static io.idem.providers.fal.FalStubs.aCall;
 import static io.idem.providers.fal.FalStubs.adapter;
 import static io.idem.providers.fal.FalStubs.infraError;
-import static io.idem.providers.fal.FalStubs.json;
 import static io.idem.providers.fal.FalStubs.modelError;
 import static io.idem.providers.fal.FalStubs.submit;
+import static io.idem.providers.http.VendorStandIn.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;

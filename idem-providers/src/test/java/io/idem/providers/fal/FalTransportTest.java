@@ -6,9 +6,10 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.idem.providers.fal.FalStubs.SECRET;
 import static io.idem.providers.fal.FalStubs.aCall;
 import static io.idem.providers.fal.FalStubs.adapter;
-import static io.idem.providers.fal.FalStubs.json;
 import static io.idem.providers.fal.FalStubs.refFor;
 import static io.idem.providers.fal.FalStubs.submit;
+import static io.idem.providers.http.VendorStandIn.closedOrigin;
+import static io.idem.providers.http.VendorStandIn.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.http.Fault;
@@ -16,8 +17,6 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,7 @@ class FalTransportTest {
 
     @Test
     void aClosedPortIsUnavailable() throws IOException {
-        Outcome outcome = adapter(closedPort()).generate(aCall());
+        Outcome outcome = adapter(closedOrigin()).generate(aCall());
 
         assertThat(outcome).isInstanceOfSatisfying(Outcome.Unavailable.class, u -> {
             assertThat(u.code()).isEqualTo("connect_failed");
@@ -82,11 +81,5 @@ class FalTransportTest {
         answers.add(adapter.cancel(refFor(lost, Optional.of("abc"))));
 
         assertThat(answers).hasSize(6).allSatisfy(a -> assertThat(a.toString()).doesNotContain(SECRET));
-    }
-
-    private static String closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return "http://127.0.0.1:" + socket.getLocalPort();
-        }
     }
 }

@@ -9,12 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.providers.http.AnswerRow;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,35 +22,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * documented body: the outcome class, the rejection kind, the vendor's code and the request id.
  */
 class OpenAiErrorMappingTest {
-    private static OpenAiFixture fixture;
+    @RegisterExtension
+    static final OpenAiFixture fixture = new OpenAiFixture();
 
-    @BeforeAll
-    static void start() {
-        fixture = OpenAiFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
-
-    /** What one vendor answer must become. */
-    record Row(
-            String name, int status, String body, Class<? extends Outcome> outcome, RejectionKind kind, String code) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    static Stream<Row> rows() {
+    static Stream<AnswerRow> rows() {
         return Stream.of(
-                new Row(
+                new AnswerRow(
                         "400 content_policy_violation (dall-e) is a policy rejection",
                         400,
                         error(
@@ -62,7 +38,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.POLICY,
                         "content_policy_violation"),
-                new Row(
+                new AnswerRow(
                         "400 moderation_blocked at input (GPT image) is a policy rejection",
                         400,
                         """
@@ -73,7 +49,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.POLICY,
                         "moderation_blocked"),
-                new Row(
+                new AnswerRow(
                         "400 invalid_request_error with a param is a user error",
                         400,
                         error(
@@ -84,14 +60,14 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.USER_ERROR,
                         "invalid_value"),
-                new Row(
+                new AnswerRow(
                         "400 invalid_request_error without a code keeps the type as code",
                         400,
                         error("You must provide n=1 for this model.", "invalid_request_error", "n", null),
                         Outcome.Rejected.class,
                         RejectionKind.USER_ERROR,
                         "invalid_request_error"),
-                new Row(
+                new AnswerRow(
                         "400 billing_hard_limit_reached is config",
                         400,
                         error(
@@ -102,7 +78,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "billing_hard_limit_reached"),
-                new Row(
+                new AnswerRow(
                         "401 invalid_api_key is config",
                         401,
                         error(
@@ -114,7 +90,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "invalid_api_key"),
-                new Row(
+                new AnswerRow(
                         "401 not a member of an organization is config",
                         401,
                         error(
@@ -125,7 +101,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "no_organization"),
-                new Row(
+                new AnswerRow(
                         "403 unsupported region is config",
                         403,
                         error(
@@ -136,7 +112,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "unsupported_country_region_territory"),
-                new Row(
+                new AnswerRow(
                         "403 organization not verified for the model is config",
                         403,
                         error(
@@ -147,7 +123,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "invalid_request_error"),
-                new Row(
+                new AnswerRow(
                         "404 model_not_found is config",
                         404,
                         error(
@@ -158,7 +134,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "model_not_found"),
-                new Row(
+                new AnswerRow(
                         "429 rate_limit_exceeded is unavailable (the request was not run)",
                         429,
                         error(
@@ -169,7 +145,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Unavailable.class,
                         null,
                         "rate_limit_exceeded"),
-                new Row(
+                new AnswerRow(
                         "429 insufficient_quota is config (failover fine, another try here is not)",
                         429,
                         error(
@@ -180,7 +156,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "insufficient_quota"),
-                new Row(
+                new AnswerRow(
                         "429 credit_balance_exhausted is config",
                         429,
                         error(
@@ -191,7 +167,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "credit_balance_exhausted"),
-                new Row(
+                new AnswerRow(
                         "500 server_error is unconfirmed (no documented no-charge promise)",
                         500,
                         error(
@@ -202,7 +178,7 @@ class OpenAiErrorMappingTest {
                         Outcome.Unconfirmed.class,
                         null,
                         "server_error"),
-                new Row(
+                new AnswerRow(
                         "503 answered promptly is unavailable",
                         503,
                         error(
@@ -213,15 +189,15 @@ class OpenAiErrorMappingTest {
                         Outcome.Unavailable.class,
                         null,
                         "server_is_overloaded"),
-                new Row(
+                new AnswerRow(
                         "502 from the edge (HTML) is unconfirmed",
                         502,
                         "<html><head><title>502 Bad Gateway</title></head><body>cloudflare</body></html>",
                         Outcome.Unconfirmed.class,
                         null,
                         "http_502"),
-                new Row("504 from the edge is unconfirmed", 504, "", Outcome.Unconfirmed.class, null, "http_504"),
-                new Row(
+                new AnswerRow("504 from the edge is unconfirmed", 504, "", Outcome.Unconfirmed.class, null, "http_504"),
+                new AnswerRow(
                         "409, a status images never send, is unconfirmed",
                         409,
                         error("Conflict", "invalid_request_error", null, null),
@@ -232,7 +208,7 @@ class OpenAiErrorMappingTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("rows")
-    void eachDocumentedAnswerMapsToItsClass(Row row) {
+    void eachDocumentedAnswerMapsToItsClass(AnswerRow row) {
         answer(row.status(), row.body(), 0);
 
         Outcome outcome = fixture.adapter().generate(aCall().build());

@@ -18,29 +18,13 @@ import io.idem.core.outcome.Outcome;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The documented 200 answers: images inline ({@code b64_json}) or as URLs to fetch. */
 class OpenAiImagesSuccessTest {
-    private static OpenAiFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = OpenAiFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final OpenAiFixture fixture = new OpenAiFixture();
 
     @Test
     void anInlineImageIsConfirmedWithTheRequestIdAndTheConfiguredPrice() {

@@ -23,29 +23,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The network, the credential, and what a synchronous vendor cannot do afterwards. */
 class OpenAiTransportTest {
-    private static OpenAiFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = OpenAiFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final OpenAiFixture fixture = new OpenAiFixture();
 
     @Test
     void aClosedPortIsUnavailableBecauseNothingWasSent() throws IOException {

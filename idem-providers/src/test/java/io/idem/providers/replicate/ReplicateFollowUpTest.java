@@ -5,13 +5,13 @@ import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.matching;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static io.idem.providers.http.VendorStandIn.json;
 import static io.idem.providers.replicate.ReplicateStubs.ID;
 import static io.idem.providers.replicate.ReplicateStubs.aCall;
 import static io.idem.providers.replicate.ReplicateStubs.adapter;
 import static io.idem.providers.replicate.ReplicateStubs.cancelPrediction;
 import static io.idem.providers.replicate.ReplicateStubs.create;
 import static io.idem.providers.replicate.ReplicateStubs.getPrediction;
-import static io.idem.providers.replicate.ReplicateStubs.json;
 import static io.idem.providers.replicate.ReplicateStubs.list;
 import static io.idem.providers.replicate.ReplicateStubs.media;
 import static io.idem.providers.replicate.ReplicateStubs.page;
@@ -25,6 +25,7 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.providers.http.MovableClock;
 import java.time.Duration;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -159,7 +160,7 @@ class ReplicateFollowUpTest {
 
     @Test
     void aLostCreateAbsentFromTheListingAfterItsWindowWasNeverBilled() {
-        ReplicateStubs.MovableClock clock = new ReplicateStubs.MovableClock();
+        MovableClock clock = new MovableClock();
         ReplicateAdapter adapter = adapter(wm.baseUrl(), clock);
         GenerationCall call = loseCreate(adapter);
         wm.stubFor(list().willReturn(json(
@@ -196,7 +197,7 @@ class ReplicateFollowUpTest {
 
     @Test
     void predictionsWhoseInputsWereRemovedCannotBeRuledOut() {
-        ReplicateStubs.MovableClock clock = new ReplicateStubs.MovableClock();
+        MovableClock clock = new MovableClock();
         ReplicateAdapter adapter = adapter(wm.baseUrl(), clock);
         GenerationCall call = loseCreate(adapter);
         wm.stubFor(list().willReturn(

@@ -5,6 +5,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
+import static io.idem.providers.http.VendorStandIn.json;
 import static io.idem.providers.replicate.ReplicateStubs.ID;
 import static io.idem.providers.replicate.ReplicateStubs.MODEL;
 import static io.idem.providers.replicate.ReplicateStubs.WEBP;
@@ -12,7 +13,6 @@ import static io.idem.providers.replicate.ReplicateStubs.aCall;
 import static io.idem.providers.replicate.ReplicateStubs.adapter;
 import static io.idem.providers.replicate.ReplicateStubs.create;
 import static io.idem.providers.replicate.ReplicateStubs.getPrediction;
-import static io.idem.providers.replicate.ReplicateStubs.json;
 import static io.idem.providers.replicate.ReplicateStubs.media;
 import static io.idem.providers.replicate.ReplicateStubs.prediction;
 import static io.idem.providers.replicate.ReplicateStubs.webp;
@@ -22,6 +22,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.providers.http.SeenIds;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -59,7 +60,7 @@ class ReplicatePredictionFlowTest {
     void aFastModelAnswersWithinPreferWaitAndItsOutputIsDownloaded() {
         created(a("succeeded"));
         wm.stubFor(media().willReturn(webp()));
-        ReplicateStubs.Ids ids = new ReplicateStubs.Ids();
+        SeenIds ids = new SeenIds();
         URI callback = URI.create("https://idem.example/v1/hooks/replicate?attempt=a1&sig=abc");
 
         Outcome outcome =
@@ -89,7 +90,7 @@ class ReplicatePredictionFlowTest {
         created(a("starting"));
         pollGoes(a("starting"), a("processing"), a("succeeded"));
         wm.stubFor(media().willReturn(webp()));
-        ReplicateStubs.Ids ids = new ReplicateStubs.Ids();
+        SeenIds ids = new SeenIds();
 
         Outcome outcome = adapter(wm.baseUrl()).generate(aCall(MODEL, Duration.ofSeconds(5), ids, Optional.empty()));
 

@@ -4,29 +4,28 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static io.idem.providers.http.VendorStandIn.environmentWith;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.PollSchedule;
+import io.idem.providers.http.VendorStandIn;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A Replicate stand-in on WireMock, replaying the bodies vendor-apis §4 documents, and adapters
@@ -41,18 +40,12 @@ final class ReplicateStubs {
     static final PollSchedule FAST = new PollSchedule(Duration.ofMillis(10), Duration.ofMillis(40));
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    static final HttpClient CLIENT = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    static final HttpClient CLIENT = VendorStandIn.client();
 
     private ReplicateStubs() {}
 
     static WireMockExtension server() {
-        return WireMockExtension.newInstance()
-                .options(WireMockConfiguration.wireMockConfig().dynamicPort().containerThreads(12))
-                .build();
+        return VendorStandIn.extension();
     }
 
     static ReplicateAdapter adapter(String baseUrl) {
@@ -61,7 +54,7 @@ final class ReplicateStubs {
 
     static ReplicateAdapter adapter(String baseUrl, InstantSource clock) {
         return new ReplicateAdapter(
-                settings(URI.create(baseUrl)), CLIENT, name -> name.equals(KEY_VARIABLE) ? SECRET : null, clock, FAST);
+                settings(URI.create(baseUrl)), CLIENT, environmentWith(KEY_VARIABLE, SECRET), clock, FAST);
     }
 
     static ReplicateAdapter adapterWithoutKey(String baseUrl) {
@@ -189,25 +182,7 @@ final class ReplicateStubs {
                 .withBody(WEBP);
     }
 
-    static ResponseDefinitionBuilder json(int status, String body) {
-        return aResponse()
-                .withStatus(status)
-                .withHeader("Content-Type", "application/json")
-                .withBody(body);
-    }
-
     // --- calls ---
-
-    /** Records the ids the adapter reports, in order. */
-    static final class Ids implements AttemptListener {
-        final List<String> seen = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void submitted(String providerRequestId) {
-            seen.add(providerRequestId);
-        }
-    }
-
     static GenerationCall aCall() {
         return aCall(MODEL, Duration.ofSeconds(5), AttemptListener.NONE, Optional.empty());
     }
@@ -233,19 +208,5 @@ final class ReplicateStubs {
 
     static AttemptRef refFor(GenerationCall call, Optional<String> predictionId) {
         return new AttemptRef(call.provider(), call.reference(), predictionId, call.vendorModel(), Instant.now());
-    }
-
-    /** The system clock moved by a settable offset: real time passes, and a test can jump ahead. */
-    static final class MovableClock implements InstantSource {
-        private volatile Duration offset = Duration.ZERO;
-
-        void advance(Duration by) {
-            offset = offset.plus(by);
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.now().plus(offset);
-        }
     }
 }

@@ -3,11 +3,12 @@ package io.idem.providers.replicate;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static io.idem.providers.http.VendorStandIn.closedOrigin;
+import static io.idem.providers.http.VendorStandIn.json;
 import static io.idem.providers.replicate.ReplicateStubs.SECRET;
 import static io.idem.providers.replicate.ReplicateStubs.aCall;
 import static io.idem.providers.replicate.ReplicateStubs.adapter;
 import static io.idem.providers.replicate.ReplicateStubs.create;
-import static io.idem.providers.replicate.ReplicateStubs.json;
 import static io.idem.providers.replicate.ReplicateStubs.problem;
 import static io.idem.providers.replicate.ReplicateStubs.refFor;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,8 +18,6 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +32,7 @@ class ReplicateTransportTest {
 
     @Test
     void aClosedPortIsUnavailable() throws IOException {
-        Outcome outcome = adapter(closedPort()).generate(aCall());
+        Outcome outcome = adapter(closedOrigin()).generate(aCall());
 
         assertThat(outcome).isInstanceOfSatisfying(Outcome.Unavailable.class, u -> {
             assertThat(u.code()).isEqualTo("connect_failed");
@@ -83,11 +82,5 @@ class ReplicateTransportTest {
         answers.add(adapter.cancel(refFor(lost, Optional.of("abc"))));
 
         assertThat(answers).hasSize(6).allSatisfy(a -> assertThat(a.toString()).doesNotContain(SECRET));
-    }
-
-    private static String closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return "http://127.0.0.1:" + socket.getLocalPort();
-        }
     }
 }

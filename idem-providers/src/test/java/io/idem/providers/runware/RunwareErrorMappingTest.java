@@ -9,12 +9,11 @@ import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.AnswerRow;
 import java.time.Duration;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,35 +22,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * submit by status and code, and failures of an accepted task reported by getResponse.
  */
 class RunwareErrorMappingTest {
-    private static RunwareFixture fixture;
+    @RegisterExtension
+    static final RunwareFixture fixture = new RunwareFixture();
 
-    @BeforeAll
-    static void start() {
-        fixture = RunwareFixture.start();
-    }
+    // In every row's body, %s stands for the task UUID.
 
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
-
-    /** What one vendor answer must become; {@code %s} in the body is the task UUID. */
-    record Row(
-            String name, int status, String body, Class<? extends Outcome> outcome, RejectionKind kind, String code) {
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    static Stream<Row> submitRows() {
+    static Stream<AnswerRow> submitRows() {
         return Stream.of(
-                new Row(
+                new AnswerRow(
                         "400 invalidWidth (a parameter) is a user error",
                         400,
                         """
@@ -62,7 +40,7 @@ class RunwareErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.USER_ERROR,
                         "invalidWidth"),
-                new Row(
+                new AnswerRow(
                         "400 about the model is config",
                         400,
                         """
@@ -72,7 +50,7 @@ class RunwareErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "invalidModel"),
-                new Row(
+                new AnswerRow(
                         "400 content moderation is a policy rejection",
                         400,
                         """
@@ -82,7 +60,7 @@ class RunwareErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.POLICY,
                         "contentModerationFailed"),
-                new Row(
+                new AnswerRow(
                         "401 invalidApiKey is config",
                         401,
                         """
@@ -93,7 +71,7 @@ class RunwareErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "invalidApiKey"),
-                new Row(
+                new AnswerRow(
                         "402 insufficient credits is config",
                         402,
                         """
@@ -103,17 +81,18 @@ class RunwareErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "insufficientCredits"),
-                new Row("403 forbidden is config", 403, """
+                new AnswerRow(
+                        "403 forbidden is config", 403, """
                         {"errors": [{"code": "forbidden", "message": "The key may not use this model."}]}
                         """, Outcome.Rejected.class, RejectionKind.CONFIG, "forbidden"),
-                new Row(
+                new AnswerRow(
                         "404 is config (wrong endpoint or model)",
                         404,
                         "",
                         Outcome.Rejected.class,
                         RejectionKind.CONFIG,
                         "http_404"),
-                new Row(
+                new AnswerRow(
                         "429 is unavailable (throttled before queueing)",
                         429,
                         """
@@ -122,7 +101,7 @@ class RunwareErrorMappingTest {
                         Outcome.Unavailable.class,
                         null,
                         "rateLimitExceeded"),
-                new Row(
+                new AnswerRow(
                         "503 answered promptly is unavailable",
                         503,
                         """
@@ -131,7 +110,7 @@ class RunwareErrorMappingTest {
                         Outcome.Unavailable.class,
                         null,
                         "serviceUnavailable"),
-                new Row(
+                new AnswerRow(
                         "500 is unconfirmed (the task may be queued; reconcile asks)",
                         500,
                         """
@@ -140,8 +119,9 @@ class RunwareErrorMappingTest {
                         Outcome.Unconfirmed.class,
                         null,
                         "internalServerError"),
-                new Row("502 without a body is unconfirmed", 502, "", Outcome.Unconfirmed.class, null, "http_502"),
-                new Row(
+                new AnswerRow(
+                        "502 without a body is unconfirmed", 502, "", Outcome.Unconfirmed.class, null, "http_502"),
+                new AnswerRow(
                         "200 refusing the task in the acknowledgement is unavailable",
                         200,
                         """
@@ -153,9 +133,9 @@ class RunwareErrorMappingTest {
                         "queueFull"));
     }
 
-    static Stream<Row> taskRows() {
+    static Stream<AnswerRow> taskRows() {
         return Stream.of(
-                new Row(
+                new AnswerRow(
                         "a task failing with timeoutProvider is unavailable",
                         200,
                         """
@@ -165,7 +145,7 @@ class RunwareErrorMappingTest {
                         Outcome.Unavailable.class,
                         null,
                         "timeoutProvider"),
-                new Row(
+                new AnswerRow(
                         "an item in status error is unavailable",
                         200,
                         """
@@ -175,7 +155,7 @@ class RunwareErrorMappingTest {
                         Outcome.Unavailable.class,
                         null,
                         "providerError"),
-                new Row(
+                new AnswerRow(
                         "a task refused by the safety checker is a policy rejection",
                         200,
                         """
@@ -185,7 +165,7 @@ class RunwareErrorMappingTest {
                         Outcome.Rejected.class,
                         RejectionKind.POLICY,
                         "nsfwContentDetected"),
-                new Row(
+                new AnswerRow(
                         "a task refused for its input is a user error",
                         200,
                         """
@@ -199,7 +179,7 @@ class RunwareErrorMappingTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("submitRows")
-    void eachSubmitRefusalMapsToItsClass(Row row) {
+    void eachSubmitRefusalMapsToItsClass(AnswerRow row) {
         GenerationCall call = aCall().build();
         fixture.onSubmit(call.reference(), json(row.status(), row.body().formatted(call.reference())));
 
@@ -212,7 +192,7 @@ class RunwareErrorMappingTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("taskRows")
-    void eachTaskFailureReportedByThePollMapsToItsClass(Row row) {
+    void eachTaskFailureReportedByThePollMapsToItsClass(AnswerRow row) {
         GenerationCall call = aCall().build();
         fixture.onSubmit(call.reference(), json(200, accepted(call.reference())));
         fixture.onLookup(call.reference(), json(row.status(), row.body().formatted(call.reference())));
@@ -242,7 +222,7 @@ class RunwareErrorMappingTest {
         assertThat(outcome.billable()).isEqualTo(Billable.UNKNOWN);
     }
 
-    private static void assertMaps(Outcome outcome, Row row) {
+    private static void assertMaps(Outcome outcome, AnswerRow row) {
         assertThat(outcome).isInstanceOf(row.outcome());
         String code = switch (outcome) {
             case Outcome.Rejected r -> {

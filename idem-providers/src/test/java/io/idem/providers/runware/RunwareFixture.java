@@ -1,29 +1,21 @@
 package io.idem.providers.runware;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
-import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static io.idem.providers.http.VendorStandIn.environmentWith;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
-import com.github.tomakehurst.wiremock.common.Slf4jNotifier;
 import io.idem.core.provider.ProviderSettings;
-import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.CallBuilder;
+import io.idem.providers.http.VendorStandIn;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -31,11 +23,13 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 
-/** A WireMock stand-in for Runware's single endpoint, a real HTTP client, and adapters pointed at it. */
-final class RunwareFixture implements AutoCloseable {
+/**
+ * A WireMock stand-in for Runware's single endpoint, a real HTTP client, and adapters pointed at it.
+ * Register it on a static field with {@code @RegisterExtension}.
+ */
+final class RunwareFixture extends VendorStandIn {
     static final String KEY_ENV = "IDEM_TEST_RUNWARE_KEY";
     static final String SECRET = "rw-test-do-not-print-91c2";
     static final String MODEL = "runware:101@1";
@@ -51,48 +45,6 @@ final class RunwareFixture implements AutoCloseable {
             Duration.ofHours(1),
             Duration.ofSeconds(2),
             4096);
-
-    final WireMockServer vendor;
-    final HttpClient client;
-
-    private RunwareFixture() {
-        this.vendor = new WireMockServer(wireMockConfig()
-                .bindAddress("127.0.0.1")
-                .dynamicPort()
-                .containerThreads(12)
-                .notifier(new Slf4jNotifier(false)));
-        vendor.start();
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
-    }
-
-    static RunwareFixture start() {
-        RunwareFixture fixture = new RunwareFixture();
-        fixture.warmUp();
-        return fixture;
-    }
-
-    /**
-     * One throwaway exchange, so the seconds a cold server and client take on a busy machine are
-     * spent here and not inside a test's deadline.
-     */
-    private void warmUp() {
-        try {
-            client.send(
-                    HttpRequest.newBuilder(URI.create(vendor.baseUrl() + "/__admin/mappings"))
-                            .timeout(Duration.ofSeconds(30))
-                            .build(),
-                    HttpResponse.BodyHandlers.discarding());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 
     URI baseUrl() {
         return URI.create(vendor.baseUrl() + "/v1");
@@ -115,7 +67,7 @@ final class RunwareFixture implements AutoCloseable {
     }
 
     static UnaryOperator<String> withKey() {
-        return name -> name.equals(KEY_ENV) ? SECRET : null;
+        return environmentWith(KEY_ENV, SECRET);
     }
 
     static ProviderSettings settings(URI baseUrl) {
@@ -153,13 +105,6 @@ final class RunwareFixture implements AutoCloseable {
                 .withRequestBody(matchingJsonPath("$[0].taskUUID", equalTo(task)));
     }
 
-    static ResponseDefinitionBuilder json(int status, String body) {
-        return aResponse()
-                .withStatus(status)
-                .withHeader("Content-Type", "application/json")
-                .withBody(body);
-    }
-
     static String accepted(String task) {
         return "{\"data\": [{\"taskType\": \"imageInference\", \"taskUUID\": \"" + task + "\"}]}";
     }
@@ -190,77 +135,14 @@ final class RunwareFixture implements AutoCloseable {
     }
 
     static URI closedPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-            return URI.create("http://127.0.0.1:" + socket.getLocalPort() + "/v1");
-        }
+        return URI.create(VendorStandIn.closedOrigin() + "/v1");
     }
 
     static CallBuilder aCall() {
-        return new CallBuilder();
+        return new CallBuilder("runware", MODEL);
     }
 
     static AttemptRef refFor(GenerationCall call, Instant startedAt) {
         return new AttemptRef(call.provider(), call.reference(), Optional.empty(), MODEL, startedAt);
-    }
-
-    @Override
-    public void close() {
-        client.close();
-        vendor.stop();
-    }
-
-    /** Builds a generation call with sensible defaults and a fresh UUID reference. */
-    static final class CallBuilder {
-        private Duration timeout = Duration.ofSeconds(30);
-        private int n = 1;
-        private String reference = UUID.randomUUID().toString();
-        private String size = "1024x1024";
-        private AttemptListener listener = AttemptListener.NONE;
-        private Optional<URI> callback = Optional.empty();
-
-        CallBuilder timeout(Duration timeout) {
-            this.timeout = timeout;
-            return this;
-        }
-
-        CallBuilder images(int n) {
-            this.n = n;
-            return this;
-        }
-
-        CallBuilder reference(String reference) {
-            this.reference = reference;
-            return this;
-        }
-
-        CallBuilder size(String size) {
-            this.size = size;
-            return this;
-        }
-
-        CallBuilder listener(AttemptListener listener) {
-            this.listener = listener;
-            return this;
-        }
-
-        CallBuilder callback(URI callback) {
-            this.callback = Optional.of(callback);
-            return this;
-        }
-
-        GenerationCall build() {
-            return new GenerationCall(
-                    "runware",
-                    MODEL,
-                    "A lighthouse over a cloud ocean",
-                    "image",
-                    size,
-                    n,
-                    timeout,
-                    reference,
-                    Optional.empty(),
-                    listener,
-                    callback);
-        }
     }
 }

@@ -25,29 +25,13 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Submit under our own task UUID, then poll getResponse until the task ends or the call times out. */
 class RunwareGenerateTest {
-    private static RunwareFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = RunwareFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final RunwareFixture fixture = new RunwareFixture();
 
     @Test
     void aTaskThatGoesFromProcessingToSuccessIsConfirmedAtRunwaresPrice() {

@@ -18,29 +18,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Reconcile asks getResponse about the task UUID we chose, so even a lost submit answer is found. */
 class RunwareReconcileTest {
-    private static RunwareFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = RunwareFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final RunwareFixture fixture = new RunwareFixture();
 
     @Test
     void aSubmitWhoseAnswerWasLostIsFoundAndDeliveredByReconcile() {

@@ -24,29 +24,13 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The network, the credential, and calls refused before anything is sent. */
 class RunwareTransportTest {
-    private static RunwareFixture fixture;
-
-    @BeforeAll
-    static void start() {
-        fixture = RunwareFixture.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        fixture.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        fixture.vendor.resetAll();
-    }
+    @RegisterExtension
+    static final RunwareFixture fixture = new RunwareFixture();
 
     @Test
     void aClosedPortIsUnavailableBecauseNothingWasSent() throws IOException {
