@@ -89,6 +89,7 @@ public final class HttpApi implements AutoCloseable {
                     .install(c);
             new RouteCheckApi(auth, requests, parts.gate(), maxBytes).install(c);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
+            new io.idem.server.console.Console(parts, requests, submissions, links).install(c);
             c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));
             c.routes.get("/readyz", ctx -> {
                 boolean ready;
