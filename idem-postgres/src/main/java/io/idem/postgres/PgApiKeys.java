@@ -107,15 +107,31 @@ public final class PgApiKeys {
                 rs.getBoolean("adult_approved"),
                 Optional.ofNullable(rs.getString("jurisdiction")),
                 Optional.ofNullable(rs.getBigDecimal("daily_budget_usd")),
-                Optional.ofNullable(rs.getBigDecimal("monthly_budget_usd")));
+                Optional.ofNullable(rs.getBigDecimal("monthly_budget_usd")),
+                Optional.ofNullable(rs.getString("failover_defaults")));
     }
 
-    /** The attributes an admin may set; {@code null} fields stay as they are. */
+    /**
+     * The attributes an admin may set; {@code null} fields stay as they are.
+     *
+     * @param failoverDefaults the key's default chat chain as JSON (validated by the caller)
+     */
     public record Attributes(
             Boolean adultApproved,
             Optional<String> jurisdiction,
             Optional<java.math.BigDecimal> dailyBudgetUsd,
-            Optional<java.math.BigDecimal> monthlyBudgetUsd) {}
+            Optional<java.math.BigDecimal> monthlyBudgetUsd,
+            Optional<String> failoverDefaults) {
+
+        /** Without touching the chat failover defaults. */
+        public Attributes(
+                Boolean adultApproved,
+                Optional<String> jurisdiction,
+                Optional<java.math.BigDecimal> dailyBudgetUsd,
+                Optional<java.math.BigDecimal> monthlyBudgetUsd) {
+            this(adultApproved, jurisdiction, dailyBudgetUsd, monthlyBudgetUsd, null);
+        }
+    }
 
     /** Sets attributes of a live key; empty if there is no such key. Optional.empty() clears a value. */
     public Optional<ApiKey> update(UUID id, Attributes attributes) {
@@ -125,7 +141,8 @@ public final class PgApiKeys {
                        SET adult_approved = COALESCE(?, adult_approved),
                            jurisdiction = CASE WHEN ? THEN ? ELSE jurisdiction END,
                            daily_budget_usd = CASE WHEN ? THEN ? ELSE daily_budget_usd END,
-                           monthly_budget_usd = CASE WHEN ? THEN ? ELSE monthly_budget_usd END
+                           monthly_budget_usd = CASE WHEN ? THEN ? ELSE monthly_budget_usd END,
+                           failover_defaults = CASE WHEN ? THEN ?::jsonb ELSE failover_defaults END
                      WHERE id = ? AND revoked_at IS NULL
                     RETURNING *
                     """)) {
@@ -148,7 +165,13 @@ public final class PgApiKeys {
                         attributes.monthlyBudgetUsd() == null
                                 ? null
                                 : attributes.monthlyBudgetUsd().orElse(null));
-                ps.setObject(8, id);
+                ps.setBoolean(8, attributes.failoverDefaults() != null);
+                ps.setString(
+                        9,
+                        attributes.failoverDefaults() == null
+                                ? null
+                                : attributes.failoverDefaults().orElse(null));
+                ps.setObject(10, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(map(rs)) : Optional.empty();
                 }

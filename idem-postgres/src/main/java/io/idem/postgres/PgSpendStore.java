@@ -20,11 +20,15 @@ public final class PgSpendStore implements SpendStore {
     public BigDecimal providerSpendSince(String provider, Instant since) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT COALESCE(sum(cost_usd), 0) FROM provider_attempts
-                     WHERE provider = ? AND started_at >= ? AND billable IN ('yes', 'unknown')
+                    SELECT (SELECT COALESCE(sum(cost_usd), 0) FROM provider_attempts
+                             WHERE provider = ? AND started_at >= ? AND billable IN ('yes', 'unknown'))
+                         + (SELECT COALESCE(sum(cost_usd), 0) FROM chat_attempts
+                             WHERE provider = ? AND started_at >= ? AND billable IN ('yes', 'unknown'))
                     """)) {
                 ps.setString(1, provider);
                 ps.setTimestamp(2, JobRows.timestamp(since));
+                ps.setString(3, provider);
+                ps.setTimestamp(4, JobRows.timestamp(since));
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return rs.getBigDecimal(1);
@@ -33,16 +37,20 @@ public final class PgSpendStore implements SpendStore {
         });
     }
 
-    /** Billed plus at-risk cost of the jobs submitted with one API key since {@code since}. */
+    /** Billed plus at-risk cost of the jobs and chat calls made with one API key since {@code since}. */
     public BigDecimal keySpendSince(UUID keyId, Instant since) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT COALESCE(sum(a.cost_usd), 0)
-                      FROM jobs j JOIN provider_attempts a ON a.job_id = j.id
-                     WHERE j.api_key_id = ? AND j.created_at >= ? AND a.billable IN ('yes', 'unknown')
+                    SELECT (SELECT COALESCE(sum(a.cost_usd), 0)
+                              FROM jobs j JOIN provider_attempts a ON a.job_id = j.id
+                             WHERE j.api_key_id = ? AND j.created_at >= ? AND a.billable IN ('yes', 'unknown'))
+                         + (SELECT COALESCE(sum(cost_usd), 0) FROM chat_attempts
+                             WHERE api_key_id = ? AND started_at >= ? AND billable IN ('yes', 'unknown'))
                     """)) {
                 ps.setObject(1, keyId);
                 ps.setTimestamp(2, JobRows.timestamp(since));
+                ps.setObject(3, keyId);
+                ps.setTimestamp(4, JobRows.timestamp(since));
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     return rs.getBigDecimal(1);

@@ -46,6 +46,7 @@ public final class IdemServer implements AutoCloseable {
     private io.idem.core.engine.Reconciler reconciler;
     private io.idem.core.breaker.CircuitBreakers breakers;
     private io.idem.core.engine.HealthSentinel sentinel;
+    private io.idem.server.chat.ChatNode chat;
 
     private IdemServer() {}
 
@@ -92,6 +93,9 @@ public final class IdemServer implements AutoCloseable {
         Map<String, java.math.BigDecimal> dailyBudgets = new LinkedHashMap<>();
         routing.providers()
                 .forEach((name, settings) -> settings.dailyBudgetUsd().ifPresent(b -> dailyBudgets.put(name, b)));
+        config.chat()
+                .chatOnlyProviders()
+                .forEach((name, settings) -> settings.dailyBudgetUsd().ifPresent(b -> dailyBudgets.put(name, b)));
         var gate = new io.idem.core.engine.ProviderGate(
                 breakers,
                 new io.idem.core.budget.ProviderBudgets(
@@ -133,6 +137,18 @@ public final class IdemServer implements AutoCloseable {
         resources.push(Maintenance.start(intake, clock));
 
         if (config.role().servesApi()) {
+            // Chat calls share the provider gate (breakers, budgets) with jobs; pushed before the
+            // HTTP server, so it stops after it and the audit writer commits all it holds.
+            chat = io.idem.server.chat.ChatNode.start(new io.idem.server.chat.ChatNode.Parts(
+                    config.chat(),
+                    routing,
+                    database,
+                    gate,
+                    secret,
+                    config.idempotencyRetention(),
+                    config.healthEvery(),
+                    clock));
+            resources.push(chat);
             http = HttpApi.start(
                     config,
                     new HttpApi.Parts(
@@ -152,7 +168,8 @@ public final class IdemServer implements AutoCloseable {
                             new io.idem.postgres.PgWebhooks(database),
                             gate,
                             sentinel,
-                            clock));
+                            clock,
+                            chat.api()));
             resources.push(http);
         }
         if (worker != null) {
@@ -220,6 +237,11 @@ public final class IdemServer implements AutoCloseable {
 
     public io.idem.core.breaker.CircuitBreakers breakers() {
         return breakers;
+    }
+
+    /** The chat side (null on a worker-only node). */
+    public io.idem.server.chat.ChatNode chat() {
+        return chat;
     }
 
     public LeaseSweeper sweeper() {

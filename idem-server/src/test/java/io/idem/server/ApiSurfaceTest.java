@@ -140,8 +140,13 @@ class ApiSurfaceTest {
 
     @Test
     void providersShowHealthBreakerAndSpend() {
-        await().until(() -> server.get("/v1/providers", TestServer.ADMIN_KEY).body().get("data").get(0)
-                .get("health").get("healthy").asBoolean(false));
+        await().until(() -> server.get("/v1/providers", TestServer.ADMIN_KEY)
+                .body()
+                .get("data")
+                .get(0)
+                .get("health")
+                .get("healthy")
+                .asBoolean(false));
         var providers = server.get("/v1/providers", TestServer.ADMIN_KEY).body().get("data");
         assertThat(providers).extracting(p -> p.get("name").asText()).containsExactly("primary", "backup");
         assertThat(providers.get(0).get("breaker").get("state").asText()).isEqualTo("closed");

@@ -246,14 +246,20 @@ class ReviewTest {
     @Test
     void aJobPastTheReconcileAgeStaysForAnOperatorAsExpired() throws Exception {
         String id = park(server, "timeout");
-        var expiring = new Reconciler(new PgReviewStore(server.node().database()), registryOf(server),
-                new FileAssetStore(Files.createTempDirectory("assets")), Clock.systemUTC(), Duration.ofSeconds(1),
-                Duration.ZERO, () -> {});
+        var expiring = new Reconciler(
+                new PgReviewStore(server.node().database()),
+                registryOf(server),
+                new FileAssetStore(Files.createTempDirectory("assets")),
+                Clock.systemUTC(),
+                Duration.ofSeconds(1),
+                Duration.ZERO,
+                () -> {});
         assertThat(expiring.reconcileNow(java.util.UUID.fromString(id), "test")).isEqualTo(Reconciler.Verdict.EXPIRED);
         JsonNode parked = job(server, id);
         assertThat(parked.get("state").asText()).isEqualTo("manual_review");
         assertThat(parked.get("review").get("reason").asText()).isEqualTo("reconcile_expired");
-        assertThat(resolve(operator, id, "confirm_result", "checked by hand").status()).isEqualTo(200);
+        assertThat(resolve(operator, id, "confirm_result", "checked by hand").status())
+                .isEqualTo(200);
     }
 
     private static ProviderRegistry registryOf(TestServer on) {

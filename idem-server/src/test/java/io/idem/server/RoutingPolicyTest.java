@@ -25,7 +25,8 @@ class RoutingPolicyTest {
         us = FakeVendorServer.start(0);
         eu = FakeVendorServer.start(0);
         other = FakeVendorServer.start(0);
-        server = TestServer.start(Map.of("PROVIDERS_JSON", """
+        server = TestServer.start(
+                Map.of("PROVIDERS_JSON", """
                 {"providers": {
                    "us": {"adapter": "fake", "base_url": "%s", "cost_per_image_usd": "0.04",
                           "capabilities": {"jurisdictions": ["us"], "max_n": 1}},
@@ -65,7 +66,8 @@ class RoutingPolicyTest {
 
     @Test
     void keyAttributesAreSetByPatchAndShownByTheList() {
-        String secret = key("attrs", "{\"jurisdiction\": \"eu\", \"daily_budget_usd\": 12.5, \"adult_approved\": true}");
+        String secret =
+                key("attrs", "{\"jurisdiction\": \"eu\", \"daily_budget_usd\": 12.5, \"adult_approved\": true}");
         var keys = server.get("/v1/admin/keys", TestServer.ADMIN_KEY).body().get("data");
         JsonNode mine = keys.get(keys.size() - 1);
         assertThat(mine.get("jurisdiction").asText()).isEqualTo("eu");
@@ -73,12 +75,25 @@ class RoutingPolicyTest {
         assertThat(mine.get("adult_approved").asBoolean()).isTrue();
         assertThat(server.get("/v1/admin/keys", TestServer.ADMIN_KEY).raw()).doesNotContain(secret);
         String id = mine.get("id").asText();
-        assertThat(server.send("PATCH", "/v1/admin/keys/" + id, TestServer.ADMIN_KEY, "{\"colour\": 1}", Map.of()).status())
+        assertThat(server.send("PATCH", "/v1/admin/keys/" + id, TestServer.ADMIN_KEY, "{\"colour\": 1}", Map.of())
+                        .status())
                 .isEqualTo(400);
-        assertThat(server.send("PATCH", "/v1/admin/keys/" + id, TestServer.ADMIN_KEY, "{\"daily_budget_usd\": -1}", Map.of())
-                .status()).isEqualTo(400);
-        assertThat(server.send("PATCH", "/v1/admin/keys/00000000-0000-0000-0000-000000000000", TestServer.ADMIN_KEY,
-                "{\"jurisdiction\": null}", Map.of()).status()).isEqualTo(404);
+        assertThat(server.send(
+                                "PATCH",
+                                "/v1/admin/keys/" + id,
+                                TestServer.ADMIN_KEY,
+                                "{\"daily_budget_usd\": -1}",
+                                Map.of())
+                        .status())
+                .isEqualTo(400);
+        assertThat(server.send(
+                                "PATCH",
+                                "/v1/admin/keys/00000000-0000-0000-0000-000000000000",
+                                TestServer.ADMIN_KEY,
+                                "{\"jurisdiction\": null}",
+                                Map.of())
+                        .status())
+                .isEqualTo(404);
     }
 
     @Test
@@ -86,7 +101,9 @@ class RoutingPolicyTest {
         String euKey = key("eu-client", "{\"jurisdiction\": \"eu\"}");
         JsonNode job = created(euKey, "{\"prompt\": \"x\"}");
         assertThat(job.get("candidates")).extracting(JsonNode::asText).containsExactly("eu");
-        var events = server.get("/v1/jobs/" + job.get("id").asText() + "/events", euKey).body().get("data");
+        var events = server.get("/v1/jobs/" + job.get("id").asText() + "/events", euKey)
+                .body()
+                .get("data");
         JsonNode skipped = events.get(0).get("detail").get("skipped");
         assertThat(skipped.get("us").asText()).isEqualTo("jurisdiction_mismatch");
         assertThat(skipped.get("keyed").asText()).contains("missing_credential");
@@ -96,8 +113,11 @@ class RoutingPolicyTest {
     void capabilitiesDropCandidatesAndNoneLeftIsA400NamingEachAndWhy() {
         JsonNode job = created(TestServer.ADMIN_KEY, "{\"prompt\": \"x\", \"n\": 2}");
         assertThat(job.get("candidates")).extracting(JsonNode::asText).containsExactly("eu");
-        var none = server.post("/v1/jobs", TestServer.ADMIN_KEY, "{\"prompt\": \"x\", \"n\": 2, \"kind\": \"image\", "
-                + "\"provider_policy\": {\"primary\": \"us\", \"backup\": \"keyed\"}}");
+        var none = server.post(
+                "/v1/jobs",
+                TestServer.ADMIN_KEY,
+                "{\"prompt\": \"x\", \"n\": 2, \"kind\": \"image\", "
+                        + "\"provider_policy\": {\"primary\": \"us\", \"backup\": \"keyed\"}}");
         assertThat(none.status()).isEqualTo(400);
         assertThat(none.body().get("error").get("code").asText()).isEqualTo("no_eligible_provider");
         assertThat(none.body().get("error").get("skipped").get("us").asText()).isEqualTo("n_too_large");
@@ -107,7 +127,8 @@ class RoutingPolicyTest {
     void aMissingCredentialIsSkippedInAutoModeAndAnErrorWhenPinned() {
         JsonNode auto = created(TestServer.ADMIN_KEY, "{\"prompt\": \"x\"}");
         assertThat(auto.get("candidates")).extracting(JsonNode::asText).containsExactly("us", "eu");
-        var pinned = server.post("/v1/jobs", TestServer.ADMIN_KEY, "{\"prompt\": \"x\", \"provider_policy\": {\"primary\": \"keyed\"}}");
+        var pinned = server.post(
+                "/v1/jobs", TestServer.ADMIN_KEY, "{\"prompt\": \"x\", \"provider_policy\": {\"primary\": \"keyed\"}}");
         assertThat(pinned.status()).isEqualTo(400);
         assertThat(pinned.body().get("error").get("code").asText()).isEqualTo("provider_unavailable");
         assertThat(pinned.raw()).doesNotContain("IDEM_TEST_MISSING_KEY=");
@@ -129,8 +150,12 @@ class RoutingPolicyTest {
         String budgeted = key("budgeted", "{\"daily_budget_usd\": 0.05}");
         for (int i = 0; i < 2; i++) {
             String id = created(budgeted, "{\"prompt\": \"x\"}").get("id").asText();
-            org.awaitility.Awaitility.await().until(() -> server.get("/v1/jobs/" + id, budgeted).body()
-                    .get("state").asText().equals("succeeded"));
+            org.awaitility.Awaitility.await()
+                    .until(() -> server.get("/v1/jobs/" + id, budgeted)
+                            .body()
+                            .get("state")
+                            .asText()
+                            .equals("succeeded"));
         }
         int ledger = us.ledger().size() + eu.ledger().size();
         var refused = server.post("/v1/jobs", budgeted, "{\"prompt\": \"x\"}");
@@ -142,27 +167,55 @@ class RoutingPolicyTest {
     @Test
     void routeCheckExplainsEveryCandidateAndCallsNothing() {
         int ledger = us.ledger().size() + eu.ledger().size();
-        int jobs = server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY).body().get("data").size();
+        int jobs = server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY)
+                .body()
+                .get("data")
+                .size();
         var check = server.post("/v1/route/check", TestServer.ADMIN_KEY, "{\"prompt\": \"x\", \"n\": 2}");
         assertThat(check.status()).as(check.raw()).isEqualTo(200);
         List<String> lines = new ArrayList<>();
-        check.body().get("candidates").forEach(c -> lines.add(c.get("provider").asText() + ":" + c.get("eligible").asBoolean()
-                + ":" + c.get("reasons")));
-        assertThat(lines).containsExactly("us:false:[\"n_too_large\"]", "eu:true:[]", "keyed:false:[\"missing_credential\"]");
+        check.body()
+                .get("candidates")
+                .forEach(c -> lines.add(
+                        c.get("provider").asText() + ":" + c.get("eligible").asBoolean() + ":" + c.get("reasons")));
+        assertThat(lines)
+                .containsExactly("us:false:[\"n_too_large\"]", "eu:true:[]", "keyed:false:[\"missing_credential\"]");
         assertThat(check.body().get("lane").asText()).isEqualTo("standard");
         assertThat(us.ledger().size() + eu.ledger().size()).isEqualTo(ledger);
-        assertThat(server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY).body().get("data").size()).isEqualTo(jobs);
+        assertThat(server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY)
+                        .body()
+                        .get("data")
+                        .size())
+                .isEqualTo(jobs);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"http_503", "http_429", "refuse", "malformed", "user_error", "policy", "auth", "disconnect", "lost"})
+    @ValueSource(
+            strings = {
+                "http_503",
+                "http_429",
+                "refuse",
+                "malformed",
+                "user_error",
+                "policy",
+                "auth",
+                "disconnect",
+                "lost"
+            })
     void noErrorClassEverLeavesTheLane(String mode) {
-        JsonNode job = created(TestServer.ADMIN_KEY,
-                "{\"prompt\": \"x\", \"lane\": \"fast\", \"timeout\": 1, \"simulate\": {\"fastone\": \"" + mode + "\"}}");
+        JsonNode job = created(
+                TestServer.ADMIN_KEY,
+                "{\"prompt\": \"x\", \"lane\": \"fast\", \"timeout\": 1, \"simulate\": {\"fastone\": \"" + mode
+                        + "\"}}");
         String id = job.get("id").asText();
-        org.awaitility.Awaitility.await().until(() -> !server.get("/v1/jobs/" + id, TestServer.ADMIN_KEY).body()
-                .get("state").asText().matches("queued|running"));
+        org.awaitility.Awaitility.await()
+                .until(() -> !server.get("/v1/jobs/" + id, TestServer.ADMIN_KEY)
+                        .body()
+                        .get("state")
+                        .asText()
+                        .matches("queued|running"));
         var done = server.get("/v1/jobs/" + id, TestServer.ADMIN_KEY).body();
-        assertThat(done.get("attempts")).allSatisfy(a -> assertThat(a.get("provider").asText()).isEqualTo("fastone"));
+        assertThat(done.get("attempts"))
+                .allSatisfy(a -> assertThat(a.get("provider").asText()).isEqualTo("fastone"));
     }
 }

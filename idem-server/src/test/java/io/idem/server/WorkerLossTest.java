@@ -72,22 +72,47 @@ class WorkerLossTest {
     @Test
     void aPolicyRefusalWhoseAnswerWasLostInACrashFailsTheJobAndNeverReachesTheBackup() {
         try (TestServer server = TestServer.start(Map.of("IDEM_ROLE", "api"))) {
-            String id = server.post("/v1/jobs", TestServer.ADMIN_KEY,
-                    "{\"prompt\": \"x\", \"timeout\": 1, \"simulate\": {\"primary\": \"policy\"}}").body().get("id").asText();
+            String id = server.post(
+                            "/v1/jobs",
+                            TestServer.ADMIN_KEY,
+                            "{\"prompt\": \"x\", \"timeout\": 1, \"simulate\": {\"primary\": \"policy\"}}")
+                    .body()
+                    .get("id")
+                    .asText();
             PgJobQueueStore store = new PgJobQueueStore(server.node().database());
-            var claimed = store.claim("doomed", 1, Instant.now(), Duration.ofSeconds(3)).getFirst();
+            var claimed = store.claim("doomed", 1, Instant.now(), Duration.ofSeconds(3))
+                    .getFirst();
             UUID attempt = UUID.randomUUID();
             store.writeAhead(claimed.lease(), new AttemptDraft(attempt, "primary", "fake-image-v1", 1), Instant.now());
             // The call goes out and the vendor refuses it; the worker dies before saving the answer.
             var settings = server.node().fakes().get("primary");
-            var adapter = io.idem.providers.Adapters.create(new io.idem.core.provider.ProviderSettings("primary", "fake",
-                    settings.baseUrl(), java.util.Optional.empty(), "fake-image-v1", Map.of(), Duration.ofSeconds(2),
-                    java.math.BigDecimal.ZERO, true));
-            adapter.generate(new io.idem.core.spi.GenerationCall("primary", "fake-image-v1", "x", "image", "1024x1024", 1,
-                    Duration.ofSeconds(1), attempt.toString(), java.util.Optional.of("policy"),
+            var adapter = io.idem.providers.Adapters.create(new io.idem.core.provider.ProviderSettings(
+                    "primary",
+                    "fake",
+                    settings.baseUrl(),
+                    java.util.Optional.empty(),
+                    "fake-image-v1",
+                    Map.of(),
+                    Duration.ofSeconds(2),
+                    java.math.BigDecimal.ZERO,
+                    true));
+            adapter.generate(new io.idem.core.spi.GenerationCall(
+                    "primary",
+                    "fake-image-v1",
+                    "x",
+                    "image",
+                    "1024x1024",
+                    1,
+                    Duration.ofSeconds(1),
+                    attempt.toString(),
+                    java.util.Optional.of("policy"),
                     io.idem.core.spi.AttemptListener.NONE));
             store.sweepExpiredLeases(Instant.now().plusSeconds(4), 100);
-            assertThat(server.node().reconciler().reconcileNow(UUID.fromString(id), "test").name()).isEqualTo("FAILED");
+            assertThat(server.node()
+                            .reconciler()
+                            .reconcileNow(UUID.fromString(id), "test")
+                            .name())
+                    .isEqualTo("FAILED");
             var job = server.get("/v1/jobs/" + id, TestServer.ADMIN_KEY).body();
             assertThat(job.get("state").asText()).isEqualTo("failed");
             assertThat(job.get("error").get("class").asText()).isEqualTo("policy");

@@ -13,6 +13,8 @@ import java.util.UUID;
  * @param jurisdiction where this key's data must be processed (providers must declare it)
  * @param dailyBudgetUsd billed plus at-risk spend per UTC day past which requests are refused (429)
  * @param monthlyBudgetUsd the same per UTC month
+ * @param failoverDefaults the key's default chat chain as stored (JSON, validated when set), used when
+ *     a chat request names no chain of its own
  */
 public record ApiKey(
         UUID id,
@@ -24,7 +26,8 @@ public record ApiKey(
         boolean adultApproved,
         Optional<String> jurisdiction,
         Optional<BigDecimal> dailyBudgetUsd,
-        Optional<BigDecimal> monthlyBudgetUsd) {
+        Optional<BigDecimal> monthlyBudgetUsd,
+        Optional<String> failoverDefaults) {
 
     public ApiKey {
         Objects.requireNonNull(id, "id");
@@ -34,6 +37,33 @@ public record ApiKey(
         Objects.requireNonNull(jurisdiction, "jurisdiction");
         Objects.requireNonNull(dailyBudgetUsd, "dailyBudgetUsd");
         Objects.requireNonNull(monthlyBudgetUsd, "monthlyBudgetUsd");
+        Objects.requireNonNull(failoverDefaults, "failoverDefaults");
+    }
+
+    /** A key without chat failover defaults. */
+    public ApiKey(
+            UUID id,
+            String prefix,
+            String owner,
+            Role role,
+            Instant createdAt,
+            Optional<Instant> revokedAt,
+            boolean adultApproved,
+            Optional<String> jurisdiction,
+            Optional<BigDecimal> dailyBudgetUsd,
+            Optional<BigDecimal> monthlyBudgetUsd) {
+        this(
+                id,
+                prefix,
+                owner,
+                role,
+                createdAt,
+                revokedAt,
+                adultApproved,
+                jurisdiction,
+                dailyBudgetUsd,
+                monthlyBudgetUsd,
+                Optional.empty());
     }
 
     /** A new key with no routing attributes. */

@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * <p>Wire protocol: {@code GET /health}; {@code POST /v1/images/generations} (fault from the {@code
  * X-Idem-Simulate} header); {@code GET /v1/images/generations/{id}}; {@code GET
  * /v1/images/generations?reference=}; {@code POST /v1/images/generations/{id}/cancel}; {@code GET
- * /ledger}. Each image costs {@link #PRICE_PER_IMAGE} USD.
+ * /ledger}; {@code POST /v1/chat/completions} (OpenAI's chat shapes, plain and streaming; see {@code
+ * ChatIntake}). Each image costs {@link #PRICE_PER_IMAGE} USD.
  *
  * <p>Thread-safe. All state is in memory and dies with the server.
  */
@@ -39,9 +40,14 @@ public final class FakeVendorServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FakeVendorServer.class);
     /** What one delivered image costs. */
     public static final BigDecimal PRICE_PER_IMAGE = new BigDecimal("0.04");
+    /** What one million prompt tokens cost on the chat side. */
+    public static final BigDecimal CHAT_INPUT_USD_PER_1M = new BigDecimal("1.00");
+    /** What one million completion tokens cost on the chat side. */
+    public static final BigDecimal CHAT_OUTPUT_USD_PER_1M = new BigDecimal("2.00");
 
     private final ServerSocket server;
     private final GenerationBook book;
+    private final ChatBook chatBook;
     private final VendorRoutes routes;
     private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
     private final ExecutorService connections;
@@ -51,7 +57,8 @@ public final class FakeVendorServer implements AutoCloseable {
     private FakeVendorServer(ServerSocket server, InstantSource clock) {
         this.server = server;
         this.book = new GenerationBook(clock, PRICE_PER_IMAGE);
-        this.routes = new VendorRoutes(book);
+        this.chatBook = new ChatBook(clock);
+        this.routes = new VendorRoutes(book, new ChatIntake(chatBook, clock));
         int port = server.getLocalPort();
         this.connections = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("fake-vendor-" + port + "-", 0).factory());
@@ -97,9 +104,15 @@ public final class FakeVendorServer implements AutoCloseable {
         return book.ledger();
     }
 
-    /** Empties the invoice (generations stay known to lookups). For tests. */
+    /** Every billed chat completion, oldest first: the chat side's invoice. */
+    public List<ChatLedgerEntry> chatLedger() {
+        return chatBook.ledger();
+    }
+
+    /** Empties the invoices (generations stay known to lookups). For tests. */
     public void resetLedger() {
         book.resetLedger();
+        chatBook.reset();
     }
 
     /** Stops accepting, drops every open connection and waits briefly for their threads. */

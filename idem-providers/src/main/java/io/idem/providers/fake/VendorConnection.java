@@ -90,6 +90,11 @@ final class VendorConnection implements Runnable {
                 socket.close();
                 yield false;
             }
+            case Reply.Stream stream -> {
+                stream.streamer().write(out);
+                out.flush();
+                yield false;
+            }
             case Reply.Hold hold -> {
                 holdUntilClientLeaves(in);
                 yield false;

@@ -14,10 +14,12 @@ final class VendorRoutes {
 
     private final GenerationBook book;
     private final GenerationIntake intake;
+    private final ChatIntake chat;
 
-    VendorRoutes(GenerationBook book) {
+    VendorRoutes(GenerationBook book, ChatIntake chat) {
         this.book = book;
         this.intake = new GenerationIntake(book);
+        this.chat = chat;
     }
 
     Reply handle(RequestHead head, RequestBody body)
@@ -29,6 +31,9 @@ final class VendorRoutes {
         }
         if (path.equals("/ledger")) {
             return only("GET", method, () -> Reply.json(200, LedgerView.of(book.ledger())));
+        }
+        if (path.equals(ChatIntake.PATH)) {
+            return "POST".equals(method) ? chat.accept(head, body) : methodNotAllowed("POST");
         }
         if (path.equals(GENERATIONS)) {
             return switch (method) {

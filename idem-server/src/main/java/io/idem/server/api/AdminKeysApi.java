@@ -68,8 +68,8 @@ public final class AdminKeysApi {
         ctx.status(204);
     }
 
-    private static final java.util.Set<String> ATTRIBUTES =
-            java.util.Set.of("adult_approved", "jurisdiction", "daily_budget_usd", "monthly_budget_usd");
+    private static final java.util.Set<String> ATTRIBUTES = java.util.Set.of(
+            "adult_approved", "jurisdiction", "daily_budget_usd", "monthly_budget_usd", "failover_defaults");
 
     private void update(Context ctx) {
         auth.require(ctx, Role.ADMIN);
@@ -105,7 +105,14 @@ public final class AdminKeysApi {
         var updated = keys.update(
                 id,
                 new io.idem.postgres.PgApiKeys.Attributes(
-                        adult, jurisdiction, money(body, "daily_budget_usd"), money(body, "monthly_budget_usd")));
+                        adult,
+                        jurisdiction,
+                        money(body, "daily_budget_usd"),
+                        money(body, "monthly_budget_usd"),
+                        // the chat chain used when a call names none (validated: up to 3 models, timeouts, on)
+                        body.has("failover_defaults")
+                                ? io.idem.server.chat.FailoverDefaultsJson.validate(body.get("failover_defaults"))
+                                : null));
         Json.write(ctx, render(updated.orElseThrow(() -> ApiError.notFound("key"))));
     }
 
@@ -129,6 +136,14 @@ public final class AdminKeysApi {
         }
     }
 
+    private static JsonNode jsonOf(String stored) {
+        try {
+            return Json.MAPPER.readTree(stored);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static Map<String, Object> render(ApiKey key) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", key.id().toString());
@@ -141,10 +156,17 @@ public final class AdminKeysApi {
         out.put("jurisdiction", key.jurisdiction().orElse(null));
         out.put(
                 "daily_budget_usd",
-                key.dailyBudgetUsd().map(b -> b.stripTrailingZeros().toPlainString()).orElse(null));
+                key.dailyBudgetUsd()
+                        .map(b -> b.stripTrailingZeros().toPlainString())
+                        .orElse(null));
         out.put(
                 "monthly_budget_usd",
-                key.monthlyBudgetUsd().map(b -> b.stripTrailingZeros().toPlainString()).orElse(null));
+                key.monthlyBudgetUsd()
+                        .map(b -> b.stripTrailingZeros().toPlainString())
+                        .orElse(null));
+        out.put(
+                "failover_defaults",
+                key.failoverDefaults().map(AdminKeysApi::jsonOf).orElse(null));
         return out;
     }
 }

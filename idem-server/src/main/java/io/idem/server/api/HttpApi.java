@@ -36,7 +36,8 @@ public final class HttpApi implements AutoCloseable {
             io.idem.postgres.PgWebhooks webhooks,
             io.idem.core.engine.ProviderGate gate,
             io.idem.core.engine.HealthSentinel sentinel,
-            InstantSource clock) {}
+            InstantSource clock,
+            io.idem.server.chat.ChatApi chat) {}
 
     private HttpApi(Javalin app, String host) {
         this.app = app;
@@ -88,6 +89,7 @@ public final class HttpApi implements AutoCloseable {
                             parts.sentinel())
                     .install(c);
             new RouteCheckApi(auth, requests, parts.gate(), maxBytes).install(c);
+            parts.chat().install(c, auth, maxBytes);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
             new io.idem.server.console.Console(parts, requests, submissions, links).install(c);
             c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));

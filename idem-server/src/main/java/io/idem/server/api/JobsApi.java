@@ -56,9 +56,18 @@ public final class JobsApi {
             case PgJobIntake.Accepted.Created created -> {
                 ctx.status(202).header("Location", "/v1/jobs/" + created.jobId());
                 // Everything about a new job is known here: no read-back on the hot path.
-                Job queued = new Job(created.jobId(), caller.owner(), io.idem.core.domain.JobState.QUEUED, spec, 1,
-                        java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty(),
-                        created.createdAt(), created.createdAt(), java.util.List.of());
+                Job queued = new Job(
+                        created.jobId(),
+                        caller.owner(),
+                        io.idem.core.domain.JobState.QUEUED,
+                        spec,
+                        1,
+                        java.util.Optional.empty(),
+                        java.util.Optional.empty(),
+                        java.util.Optional.empty(),
+                        created.createdAt(),
+                        created.createdAt(),
+                        java.util.List.of());
                 Json.write(ctx, render(ctx, queued));
             }
             case PgJobIntake.Accepted.Replayed replayed -> {

@@ -94,9 +94,12 @@ public final class Submissions {
                 ? null
                 : new PgJobIntake.IdempotencyClaim(
                         secret.hmac("idempotency", caller.owner(), idempotencyKey), JobRequests.hash(spec), retention);
-        PgJobIntake.Accepted accepted =
-                intake.accept(
-                caller.owner(), caller.key().id(), spec, claim, clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
+        PgJobIntake.Accepted accepted = intake.accept(
+                caller.owner(),
+                caller.key().id(),
+                spec,
+                claim,
+                clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
         if (accepted instanceof PgJobIntake.Accepted.Created) {
             wakeWorkers.run();
         }

@@ -75,7 +75,8 @@ public final class ConfigLoader {
                 Optional.ofNullable(s.text("public_url", "IDEM_PUBLIC_URL", null))
                         .map(ConfigLoader::publicUrl),
                 breaker(s),
-                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)));
+                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
+                routing.chat());
     }
 
     private static io.idem.core.breaker.BreakerSettings breaker(Settings s) {

@@ -14,6 +14,7 @@ import java.util.Set;
  *
  * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
  * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
+ * @param chat chat models, chat-only providers and lane policies for {@code /v1/chat/completions}
  */
 public record IdemConfig(
         String host,
@@ -33,7 +34,8 @@ public record IdemConfig(
         long maxRequestBytes,
         Optional<java.net.URI> publicUrl,
         io.idem.core.breaker.BreakerSettings breaker,
-        java.time.Duration healthEvery) {
+        java.time.Duration healthEvery,
+        io.idem.core.chat.ChatRouting chat) {
 
     public IdemConfig {
         Objects.requireNonNull(host, "host");
@@ -44,6 +46,7 @@ public record IdemConfig(
         Objects.requireNonNull(role, "role");
         Objects.requireNonNull(routing, "routing");
         inProcessFakes = Set.copyOf(inProcessFakes);
+        Objects.requireNonNull(chat, "chat");
     }
 
     /** Which parts of Idem this node runs. */
@@ -92,6 +95,10 @@ public record IdemConfig(
                                         ? "in-process"
                                         : redactUrl(p.baseUrl().toString()))
                         .append(p.apiKeyEnv().map(env -> " key_env=" + env).orElse("")));
+        chat.models()
+                .values()
+                .forEach(m ->
+                        out.append(" chat_model.").append(m.name()).append('=').append(m.provider()));
         routing.lanes()
                 .forEach((lane, members) ->
                         out.append(" lane.").append(lane).append("=").append(members));

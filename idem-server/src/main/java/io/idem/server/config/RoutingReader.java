@@ -18,7 +18,8 @@ import java.util.Set;
 /**
  * Reads {@code providers} and {@code lanes} (from idem.yaml or {@code PROVIDERS_JSON}). With no
  * providers at all: the demo, two in-process fake vendors {@code primary} and {@code backup} in lane
- * {@code standard}.
+ * {@code standard}, with the chat models {@code fake-chat-a} and {@code fake-chat-b} on them and a
+ * static tier (see {@link ChatRoutingReader}, which reads the chat side of the same settings).
  */
 final class RoutingReader {
     private static final Set<String> PROVIDER_FIELDS = Set.of(
@@ -33,7 +34,10 @@ final class RoutingReader {
             "poll",
             "cancel",
             "capabilities",
-            "daily_budget_usd");
+            "daily_budget_usd",
+            // the chat side, read by ChatRoutingReader
+            "chat_models",
+            "answers_file");
     private static final Map<String, String> DEFAULT_BASE_URLS = Map.of(
             "fake", "http://127.0.0.1:0",
             "fal", "https://queue.fal.run",
@@ -59,7 +63,7 @@ final class RoutingReader {
         this.env = env;
     }
 
-    record Result(Routing routing, Set<String> inProcessFakes) {}
+    record Result(Routing routing, Set<String> inProcessFakes, io.idem.core.chat.ChatRouting chat) {}
 
     Result read(JsonNode root) {
         JsonNode providersNode = root.get("providers");
@@ -86,9 +90,13 @@ final class RoutingReader {
                 }
             }
             String adapter = required(p, name, "adapter");
+            if (io.idem.providers.chat.ChatAdapters.CHAT_ONLY.contains(adapter)) {
+                continue; // chat-only providers never serve jobs: ChatRoutingReader reads them
+            }
             if (!io.idem.providers.Adapters.KNOWN.contains(adapter)) {
                 throw new ConfigException("providers." + name + ".adapter: unknown adapter '" + adapter + "'; known: "
-                        + io.idem.providers.Adapters.KNOWN);
+                        + io.idem.providers.Adapters.KNOWN + " (chat only: "
+                        + io.idem.providers.chat.ChatAdapters.CHAT_ONLY + ")");
             }
             String baseUrl = text(p, "base_url");
             if (baseUrl == null && "fake".equals(adapter)) {
@@ -112,7 +120,10 @@ final class RoutingReader {
                         ? "standard"
                         : lanes.keySet().iterator().next();
         try {
-            return new Result(new Routing(providers, lanes, defaultLane, adultLanes(root.get("lanes"))), inProcess);
+            return new Result(
+                    new Routing(providers, lanes, defaultLane, adultLanes(root.get("lanes"))),
+                    inProcess,
+                    new ChatRoutingReader(env).read(root, providers));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
@@ -123,7 +134,7 @@ final class RoutingReader {
         for (String name : List.of("primary", "backup")) {
             providers.put(name, fake(name));
         }
-        return new Result(Routing.singleLane(providers), Set.of("primary", "backup"));
+        return new Result(Routing.singleLane(providers), Set.of("primary", "backup"), ChatRoutingReader.demo());
     }
 
     private static ProviderSettings fake(String name) {
@@ -237,9 +248,9 @@ final class RoutingReader {
                 JsonNode value = lane.getValue();
                 if (value.isObject()) {
                     value.fieldNames().forEachRemaining(field -> {
-                        if (!field.equals("providers") && !field.equals("adult")) {
+                        if (!field.equals("providers") && !field.equals("adult") && !field.equals("unconfirmed")) {
                             throw new ConfigException("lanes." + lane.getKey() + "." + field
-                                    + " is not a known setting; known: [providers, adult]");
+                                    + " is not a known setting; known: [providers, adult, unconfirmed]");
                         }
                     });
                     if (value.path("adult").asBoolean(false)) {

@@ -1,0 +1,54 @@
+package io.idem.core.chat;
+
+import java.time.Duration;
+
+/**
+ * The accepted ranges of the chain settings (issue 7) and the defaults used when nothing sets a
+ * value. Out-of-range values are refused naming the field, never clamped.
+ */
+public final class ChainLimits {
+    /** At most one primary and two fallbacks. */
+    public static final int MAX_MODELS = 3;
+
+    public static final Duration MIN_TIMEOUT = Duration.ofMillis(1_000);
+    public static final Duration MAX_TIMEOUT = Duration.ofMillis(300_000);
+    public static final Duration MIN_FIRST_TOKEN = Duration.ofMillis(500);
+    public static final Duration MAX_FIRST_TOKEN = Duration.ofMillis(60_000);
+    public static final Duration MIN_DEADLINE = Duration.ofMillis(1_000);
+    public static final Duration MAX_DEADLINE = Duration.ofMillis(600_000);
+
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    public static final Duration DEFAULT_FIRST_TOKEN = Duration.ofSeconds(20);
+    /** The whole chain's default deadline, raised to the longest attempt timeout when that is longer. */
+    public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
+
+    private ChainLimits() {}
+
+    public static Duration timeout(long millis, String field) {
+        return within(millis, MIN_TIMEOUT, MAX_TIMEOUT, field);
+    }
+
+    public static Duration firstToken(long millis, String field) {
+        return within(millis, MIN_FIRST_TOKEN, MAX_FIRST_TOKEN, field);
+    }
+
+    public static Duration deadline(long millis, String field) {
+        return within(millis, MIN_DEADLINE, MAX_DEADLINE, field);
+    }
+
+    private static Duration within(long millis, Duration min, Duration max, String field) {
+        if (millis < min.toMillis() || millis > max.toMillis()) {
+            throw new InvalidChainException(
+                    field,
+                    "invalid_" + leaf(field),
+                    field + " must be " + min.toMillis() + ".." + max.toMillis() + " ms, was " + millis);
+        }
+        return Duration.ofMillis(millis);
+    }
+
+    private static String leaf(String field) {
+        String name = field.substring(field.lastIndexOf('.') + 1);
+        int bracket = name.indexOf('[');
+        return bracket < 0 ? name : name.substring(0, bracket);
+    }
+}

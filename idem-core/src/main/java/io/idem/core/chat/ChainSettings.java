@@ -1,0 +1,30 @@
+package io.idem.core.chat;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Chain-wide settings ({@code redundancy} on a request, or the timeouts and {@code on} of a key's
+ * {@code failover_defaults}); an entry's own values win over these. Values are already validated
+ * against {@link ChainLimits}.
+ *
+ * @param on the failures that may trigger failover; empty means "never fail over"
+ * @param deadline bounds all attempts of the chain together
+ */
+public record ChainSettings(
+        Optional<Duration> timeout,
+        Optional<Duration> firstTokenTimeout,
+        Optional<Set<Trigger>> on,
+        Optional<Duration> deadline) {
+    public static final ChainSettings NONE =
+            new ChainSettings(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+
+    public ChainSettings {
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(firstTokenTimeout, "firstTokenTimeout");
+        on = on.map(Set::copyOf);
+        Objects.requireNonNull(deadline, "deadline");
+    }
+}

@@ -1,0 +1,31 @@
+package io.idem.core.chat;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A finished answer.
+ *
+ * @param finishReason the vendor's reason ({@code stop}, {@code length}, …)
+ * @param usage the vendor's token counts, when it reported them
+ * @param degradationNotice present when a degraded tier (the static provider) answered: the answer
+ *     is a fallback, and this says why
+ */
+public record ChatCompletion(
+        String text,
+        String finishReason,
+        Optional<TokenUsage> usage,
+        Optional<String> requestId,
+        Optional<String> degradationNotice) {
+    public ChatCompletion {
+        Objects.requireNonNull(text, "text");
+        Objects.requireNonNull(finishReason, "finishReason");
+        Objects.requireNonNull(usage, "usage");
+        Objects.requireNonNull(requestId, "requestId");
+        Objects.requireNonNull(degradationNotice, "degradationNotice");
+    }
+
+    public boolean isFallback() {
+        return degradationNotice.isPresent();
+    }
+}

@@ -1,0 +1,194 @@
+package io.idem.core.chat;
+
+import io.idem.core.breaker.Admission;
+import io.idem.core.engine.ProviderGate;
+import io.idem.core.outcome.Outcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a chat call along its chain (DESIGN §5): one attempt per model, in order, each through the
+ * provider gate shared with jobs (budget, then breaker), failing over only as {@link FailoverRule}
+ * allows and only within the chain's deadline. A stream is pulled until its first content token
+ * before anything reaches the client, so a failure before it fails over invisibly; the returned
+ * {@link LockedStream} carries the rest. Every attempt is audited and every failover is an {@code
+ * api:model_failover} event. Thread-safe: each call runs on its caller's thread.
+ */
+public final class ChatEngine {
+    private static final Logger log = LoggerFactory.getLogger(ChatEngine.class);
+
+    private final Map<String, ChatModel> models;
+    private final Map<String, ChatAdapter> adapters;
+    private final ProviderGate gate;
+    private final ChatAuditSink audit;
+    private final InstantSource clock;
+
+    /**
+     * @param models every chat model by name
+     * @param adapters the chat adapter of every provider that serves a model
+     */
+    public ChatEngine(
+            Map<String, ChatModel> models,
+            Map<String, ChatAdapter> adapters,
+            ProviderGate gate,
+            ChatAuditSink audit,
+            InstantSource clock) {
+        this.models = Map.copyOf(models);
+        this.adapters = Map.copyOf(adapters);
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.audit = Objects.requireNonNull(audit, "audit");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        models.values().forEach(model -> {
+            if (!adapters.containsKey(model.provider())) {
+                throw new IllegalArgumentException("chat model '" + model.name() + "' names provider '"
+                        + model.provider() + "' without a chat adapter");
+            }
+        });
+    }
+
+    /** Whether {@code model} can be served here. */
+    public boolean knows(String model) {
+        return models.containsKey(model);
+    }
+
+    /** A plain call: the first model that answers, or why none did. */
+    public ChainResult complete(Chain chain, ChatRequest request, ChatCaller caller) {
+        return (ChainResult) run(chain, request, caller, false);
+    }
+
+    /** A streaming call: locked to the first model that produced content, or why none did. */
+    public StreamStart stream(Chain chain, ChatRequest request, ChatCaller caller) {
+        return (StreamStart) run(chain, request, caller, true);
+    }
+
+    /** A {@link ChainResult} for a plain call; a {@link StreamStart} for a stream. */
+    private Object run(Chain chain, ChatRequest request, ChatCaller caller, boolean stream) {
+        AttemptBook book = new AttemptBook(gate, audit, clock, caller, chain, stream);
+        Instant deadline = book.now().plus(chain.deadline());
+        List<Chain.Link> links = chain.links();
+        for (int i = 0; i < links.size(); i++) {
+            Chain.Link link = links.get(i);
+            ChatModel model = model(link.model());
+            Optional<String> next =
+                    i + 1 < links.size() ? Optional.of(links.get(i + 1).model()) : Optional.empty();
+            Duration left = Duration.between(book.now(), deadline);
+            if (left.isNegative() || left.isZero()) {
+                break;
+            }
+            Admission admission = gate.admit(model.provider());
+            if (admission instanceof Admission.Denied denied) {
+                ChatAttempt skipped = book.end(
+                        model,
+                        AttemptOutcomes.skipped(denied.reason()),
+                        book.now(),
+                        Optional.empty(),
+                        Optional.empty(),
+                        false);
+                next.ifPresent(to -> book.failedOver(skipped, to, AttemptResult.SKIPPED));
+                continue;
+            }
+            boolean probe = ((Admission.Allowed) admission).probe();
+            Duration timeout = min(link.timeout(), left);
+            ChatCall call = new ChatCall(
+                    request,
+                    caller.callId() + "-" + book.nextSeq(),
+                    model.vendorModel(),
+                    timeout,
+                    Optional.ofNullable(caller.simulate().get(model.name())));
+            AttemptEnd attempt = stream
+                    ? StreamOpening.open(book, model, adapters.get(model.provider()), link, call, probe, deadline)
+                    : plainAttempt(book, model, call, probe);
+            if (attempt.success() != null) {
+                return attempt.success();
+            }
+            ChatAttempt failed = attempt.failed();
+            Outcome outcome = attempt.outcome();
+            if (attempt.interrupted()) {
+                return ChainEnds.allFailed(book, "interrupted: the server is stopping");
+            }
+            boolean timeLeft = book.now().isBefore(deadline);
+            switch (FailoverRule.decide(outcome, chain.on(), caller.unconfirmed(), next.isPresent(), timeLeft)) {
+                case FAIL_OVER ->
+                    book.failedOver(
+                            failed,
+                            next.orElseThrow(),
+                            failed.result().reason().orElseThrow().wire());
+                case STOP -> {
+                    return ChainEnds.allFailed(
+                            book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft));
+                }
+                case FINAL -> {
+                    return ChainEnds.finalFailure(book, outcome);
+                }
+            }
+        }
+        return ChainEnds.allFailed(
+                book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered");
+    }
+
+    private ChatModel model(String name) {
+        ChatModel model = models.get(name);
+        if (model == null) {
+            throw new IllegalArgumentException(
+                    "unknown chat model '" + name + "' (validate chains before running them)");
+        }
+        return model;
+    }
+
+    private AttemptEnd plainAttempt(AttemptBook book, ChatModel model, ChatCall call, boolean probe) {
+        Instant started = book.now();
+        ChatReply reply;
+        try {
+            reply = adapters.get(model.provider()).complete(call);
+        } catch (RuntimeException e) {
+            log.warn("chat adapter of '{}' failed on {}", model.provider(), call.reference(), e);
+            reply = new ChatReply.Failed(new Outcome.AdapterFault(
+                    "chat adapter failed on " + call.reference() + ": "
+                            + e.getClass().getSimpleName(),
+                    true));
+        }
+        long prompt = AttemptOutcomes.estimatedPromptTokens(call.request());
+        return switch (reply) {
+            case ChatReply.Served served -> {
+                ChatCompletion completion = served.completion();
+                TokenUsage usage = completion.usage().orElseGet(() -> new TokenUsage(prompt, words(completion.text())));
+                AttemptResult result = AttemptOutcomes.served(model, usage, completion.requestId());
+                book.end(
+                        model,
+                        result,
+                        started,
+                        Optional.empty(),
+                        Optional.of(
+                                AttemptOutcomes.confirmed(completion.text(), completion.requestId(), result.costUsd())),
+                        probe);
+                yield AttemptEnd.succeeded(new ChainResult.Served(completion, model, book.attempts()));
+            }
+            case ChatReply.Failed failed -> {
+                ChatAttempt attempt = book.end(
+                        model,
+                        AttemptOutcomes.failed(failed.outcome(), model, new TokenUsage(prompt, 0)),
+                        started,
+                        Optional.empty(),
+                        Optional.of(failed.outcome()),
+                        probe);
+                yield AttemptEnd.failed(attempt, failed.outcome());
+            }
+        };
+    }
+
+    private static long words(String text) {
+        String trimmed = text.strip();
+        return trimmed.isEmpty() ? 0 : trimmed.split("\\s+").length;
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+}

@@ -1,0 +1,34 @@
+package io.idem.core.chat;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Objects;
+
+/**
+ * A chat model Idem offers under {@code name}, served by {@code provider} as {@code vendorModel},
+ * with its prices (what one million tokens cost) for the audit and the budgets.
+ */
+public record ChatModel(
+        String name, String provider, String vendorModel, BigDecimal inputUsdPer1M, BigDecimal outputUsdPer1M) {
+    private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
+
+    public ChatModel {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(vendorModel, "vendorModel");
+        if (name.isBlank() || name.length() > 128) {
+            throw new IllegalArgumentException("a chat model name is 1..128 characters, was '" + name + "'");
+        }
+        if (inputUsdPer1M.signum() < 0 || outputUsdPer1M.signum() < 0) {
+            throw new IllegalArgumentException("chat model '" + name + "': prices must not be negative");
+        }
+    }
+
+    /** What {@code usage} costs on this model, in USD (9 decimal places). */
+    public BigDecimal cost(TokenUsage usage) {
+        return inputUsdPer1M
+                .multiply(BigDecimal.valueOf(usage.promptTokens()))
+                .add(outputUsdPer1M.multiply(BigDecimal.valueOf(usage.completionTokens())))
+                .divide(MILLION, 9, RoundingMode.HALF_UP);
+    }
+}

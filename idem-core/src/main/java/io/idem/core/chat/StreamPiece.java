@@ -1,0 +1,35 @@
+package io.idem.core.chat;
+
+import io.idem.core.outcome.Outcome;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** What a locked stream yields next to the client. */
+public sealed interface StreamPiece {
+    /** Content to forward. */
+    record Text(String text) implements StreamPiece {
+        public Text {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    /** The stream completed; {@code attempts} is the final report. */
+    record Done(String finishReason, TokenUsage usage, Optional<String> degradationNotice, List<ChatAttempt> attempts)
+            implements StreamPiece {
+        public Done {
+            Objects.requireNonNull(finishReason, "finishReason");
+            Objects.requireNonNull(usage, "usage");
+            Objects.requireNonNull(degradationNotice, "degradationNotice");
+            attempts = List.copyOf(attempts);
+        }
+    }
+
+    /** The stream broke after content was sent: the client must see an error, never a clean end. */
+    record Broken(Outcome outcome, List<ChatAttempt> attempts) implements StreamPiece {
+        public Broken {
+            Objects.requireNonNull(outcome, "outcome");
+            attempts = List.copyOf(attempts);
+        }
+    }
+}

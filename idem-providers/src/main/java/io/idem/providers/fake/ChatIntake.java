@@ -1,0 +1,151 @@
+package io.idem.providers.fake;
+
+import io.idem.providers.fake.VendorBodies.ErrorBody;
+import io.idem.providers.fake.VendorBodies.ErrorDetail;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+
+/**
+ * {@code POST /v1/chat/completions}, plain and {@code stream: true}, in OpenAI's shapes, acting out
+ * the fault named in {@code X-Idem-Simulate} (DESIGN §5). What each mode bills is the point, as for
+ * images: everything that reads the request and starts generating is on the invoice ({@code ok},
+ * {@code timeout}, {@code disconnect}, {@code stream_cut:N} for its N tokens, the delays); refusals
+ * and the {@code malformed} answer are not.
+ */
+final class ChatIntake {
+    static final String PATH = "/v1/chat/completions";
+
+    private final ChatBook book;
+    private final InstantSource clock;
+
+    ChatIntake(ChatBook book, InstantSource clock) {
+        this.book = book;
+        this.clock = clock;
+    }
+
+    Reply accept(RequestHead head, RequestBody body)
+            throws IOException, MalformedRequestException, InterruptedException {
+        ChatMode mode =
+                ChatMode.parse(head.header(GenerationIntake.SIMULATE_HEADER).orElse("ok"));
+        return switch (mode) {
+            case ChatMode.Fixed.REFUSE -> new Reply.Reset();
+            case ChatMode.Unknown unknown ->
+                Reply.json(
+                        400,
+                        error(
+                                "invalid_request_error",
+                                "unknown_simulate_mode",
+                                "unknown simulate mode '" + unknown.value() + "'"));
+            case ChatMode.Fixed.HTTP_503 ->
+                Reply.json(503, error("server_error", "overloaded", "the engine is currently overloaded"));
+            case ChatMode.Fixed.HTTP_429 ->
+                new Reply.Answer(WireResponse.json(
+                                429, error("requests", "rate_limit_exceeded", "rate limit reached for requests"))
+                        .withHeader("Retry-After", "1"));
+            case ChatMode.Fixed.AUTH ->
+                Reply.json(401, error("invalid_request_error", "invalid_api_key", "incorrect API key provided"));
+            case ChatMode.Fixed.USER_ERROR -> {
+                body.read();
+                yield Reply.json(
+                        400, error("invalid_request_error", "invalid_value", "'messages' is not valid for this model"));
+            }
+            case ChatMode.Fixed.POLICY -> {
+                body.read();
+                yield Reply.json(
+                        400,
+                        error(
+                                "invalid_request_error",
+                                "content_policy_violation",
+                                "the prompt was flagged by the safety system"));
+            }
+            case ChatMode.Fixed.OK, ChatMode.Fixed.MALFORMED, ChatMode.Fixed.TIMEOUT, ChatMode.Fixed.DISCONNECT ->
+                withAsk(body, ask -> act(mode, ask));
+            case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _ ->
+                withAsk(body, ask -> act(mode, ask));
+        };
+    }
+
+    private Reply act(ChatMode mode, ChatAsk ask) {
+        String id = book.nextId();
+        ChatWire wire = new ChatWire(id, ask, clock.instant().getEpochSecond());
+        List<String> tokens = ask.answerTokens();
+        return switch (mode) {
+            case ChatMode.Fixed.MALFORMED ->
+                ask.stream()
+                        ? new Reply.Stream(wire::writeEmptyStream)
+                        : new Reply.Answer(
+                                new WireResponse(200, java.util.Map.of("X-Request-Id", id), wire.emptyCompletion()));
+            case ChatMode.Fixed.TIMEOUT -> billThen(id, ask, tokens.size(), new Reply.Hold());
+            case ChatMode.Fixed.DISCONNECT -> billThen(id, ask, tokens.size(), new Reply.Reset());
+            case ChatMode.StreamCut cut -> {
+                int sent = Math.min(cut.tokens(), tokens.size());
+                yield billThen(
+                        id,
+                        ask,
+                        sent,
+                        ask.stream()
+                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, cut.tokens()))
+                                : new Reply.Stream(out -> wire.writeCutCompletion(out, wire.completion(tokens))));
+            }
+            case ChatMode.FirstTokenDelay delay ->
+                billThen(
+                        id,
+                        ask,
+                        tokens.size(),
+                        ask.stream()
+                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay.delay(), -1))
+                                : new Reply.Stream(out -> {
+                                    Thread.sleep(delay.delay());
+                                    wire.writeCompletion(out, wire.completion(tokens));
+                                }));
+            case ChatMode.Slow slow ->
+                billThen(id, ask, tokens.size(), new Reply.Stream(out -> {
+                    Thread.sleep(slow.delay());
+                    answer(wire, ask, tokens).write(out);
+                }));
+            case ChatMode.Fixed.OK ->
+                billThen(
+                        id,
+                        ask,
+                        tokens.size(),
+                        ask.stream()
+                                ? new Reply.Stream(answer(wire, ask, tokens))
+                                // Plain answers keep the connection alive, as a vendor's would.
+                                : new Reply.Answer(new WireResponse(
+                                        200, java.util.Map.of("X-Request-Id", id), wire.completion(tokens))));
+            case ChatMode.Fixed.REFUSE,
+                    ChatMode.Fixed.HTTP_503,
+                    ChatMode.Fixed.HTTP_429,
+                    ChatMode.Fixed.AUTH,
+                    ChatMode.Fixed.USER_ERROR,
+                    ChatMode.Fixed.POLICY -> throw new IllegalStateException("answered from the head: " + mode);
+            case ChatMode.Unknown _ -> throw new IllegalStateException("answered from the head: " + mode);
+        };
+    }
+
+    private static Reply.Streamer answer(ChatWire wire, ChatAsk ask, List<String> tokens) {
+        return ask.stream()
+                ? out -> wire.writeStream(out, tokens, Duration.ZERO, -1)
+                : out -> wire.writeCompletion(out, wire.completion(tokens));
+    }
+
+    private Reply billThen(String id, ChatAsk ask, long completionTokens, Reply reply) {
+        book.bill(id, ask.model(), ask.promptTokens(), completionTokens);
+        return reply;
+    }
+
+    private static ErrorBody error(String type, String code, String message) {
+        return new ErrorBody(new ErrorDetail(type, code, message, null));
+    }
+
+    private static Reply withAsk(RequestBody body, java.util.function.Function<ChatAsk, Reply> work)
+            throws IOException, MalformedRequestException {
+        return switch (ChatAsk.read(body.read())) {
+            case ChatAsk.Valid valid -> work.apply(valid.ask());
+            case ChatAsk.Invalid invalid ->
+                Reply.json(400, error("invalid_request_error", invalid.code(), invalid.message()));
+        };
+    }
+}

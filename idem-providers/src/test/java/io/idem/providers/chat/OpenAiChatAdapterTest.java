@@ -1,0 +1,173 @@
+package io.idem.providers.chat;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import io.idem.core.chat.ChatCall;
+import io.idem.core.chat.ChatEvent;
+import io.idem.core.chat.ChatMessage;
+import io.idem.core.chat.ChatReply;
+import io.idem.core.chat.ChatRequest;
+import io.idem.core.chat.ChatStream;
+import io.idem.core.outcome.Outcome;
+import io.idem.core.outcome.RejectionKind;
+import io.idem.core.provider.ProviderSettings;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code openai_chat} against a WireMock stand-in: passthrough, error mapping, SSE reading. */
+class OpenAiChatAdapterTest {
+    private static final String SECRET = "sk-test-chat-do-not-print-1234";
+    private WireMockServer vendor;
+    private OpenAiChatAdapter adapter;
+
+    @BeforeEach
+    void start() {
+        vendor = new WireMockServer(wireMockConfig().bindAddress("127.0.0.1").dynamicPort());
+        vendor.start();
+        ProviderSettings settings = new ProviderSettings(
+                "openai",
+                "openai_chat",
+                URI.create(vendor.baseUrl() + "/v1"),
+                Optional.of("KEY"),
+                "none",
+                Map.of(),
+                Duration.ofSeconds(2),
+                BigDecimal.ZERO,
+                true);
+        adapter = new OpenAiChatAdapter(
+                settings,
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(),
+                name -> SECRET,
+                "/chat/completions",
+                "/models",
+                false);
+    }
+
+    @AfterEach
+    void stop() {
+        vendor.stop();
+    }
+
+    private static ChatCall call() {
+        return new ChatCall(
+                new ChatRequest(
+                        List.of(new ChatMessage("user", "hi")),
+                        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"temperature\":0.5}",
+                        0),
+                "r",
+                "gpt-4o-mini",
+                Duration.ofSeconds(2),
+                Optional.of("http_503"));
+    }
+
+    private Outcome failed(int status, String body) {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse().withStatus(status).withBody(body)));
+        return ((ChatReply.Failed) adapter.complete(call())).outcome();
+    }
+
+    @Test
+    void theCallersFieldsPassThroughWithThisAttemptsModelAndNoSimulateHeader() {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("x-request-id", "req_9")
+                        .withBody(
+                                "{\"id\":\"c1\",\"choices\":[{\"message\":{\"content\":\"yo\"},\"finish_reason\":\"stop\"}],"
+                                        + "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1}}")));
+        ChatReply reply = adapter.complete(call());
+        assertThat(reply).isInstanceOfSatisfying(ChatReply.Served.class, s -> {
+            assertThat(s.completion().text()).isEqualTo("yo");
+            assertThat(s.completion().requestId()).contains("req_9");
+        });
+        vendor.verify(postRequestedFor(urlEqualTo("/v1/chat/completions"))
+                .withHeader("Authorization", equalTo("Bearer " + SECRET))
+                .withoutHeader("X-Idem-Simulate")
+                .withRequestBody(equalToJson("{\"model\":\"gpt-4o-mini\",\"stream\":false,"
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"temperature\":0.5}")));
+    }
+
+    @Test
+    void errorsMapOntoOutcomesAndNeverQuoteTheKey() {
+        assertThat(failed(429, "{\"error\":{\"code\":\"rate_limit_exceeded\",\"message\":\"slow\"}}"))
+                .isInstanceOf(Outcome.Unavailable.class);
+        assertThat(failed(500, "{\"error\":{\"message\":\"oops\"}}")).isInstanceOf(Outcome.Unavailable.class);
+        assertThat(failed(429, "{\"error\":{\"code\":\"insufficient_quota\"}}"))
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class, r -> assertThat(r.kind()).isEqualTo(RejectionKind.CONFIG));
+        assertThat(failed(400, "{\"error\":{\"code\":\"content_filter\"}}"))
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class, r -> assertThat(r.kind()).isEqualTo(RejectionKind.POLICY));
+        assertThat(failed(400, "{\"error\":{\"code\":\"context_length_exceeded\"}}"))
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class, r -> assertThat(r.kind()).isEqualTo(RejectionKind.USER_ERROR));
+        Outcome unauthorized = failed(401, "{\"error\":{\"message\":\"Incorrect API key provided: " + SECRET + "\"}}");
+        assertThat(unauthorized).isInstanceOfSatisfying(Outcome.Rejected.class, r -> {
+            assertThat(r.kind()).isEqualTo(RejectionKind.CONFIG);
+            assertThat(r.message()).doesNotContain(SECRET);
+        });
+    }
+
+    @Test
+    void aStreamAsksForUsageAndAnErrorFrameIsUnconfirmed() throws Exception {
+        vendor.stubFor(
+                post("/v1/chat/completions")
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(200)
+                                        .withHeader("Content-Type", "text/event-stream")
+                                        .withBody(
+                                                "data: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n"
+                                                        + "data: {\"error\":{\"message\":\"overloaded mid-stream\",\"type\":\"server_error\"}}\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getFirst()).isEqualTo(new ChatEvent.Token("He"));
+        assertThat(events.getLast()).isInstanceOfSatisfying(ChatEvent.Failed.class, f -> {
+            assertThat(f.outcome()).isInstanceOf(Outcome.Unconfirmed.class);
+            assertThat(((Outcome.Unconfirmed) f.outcome()).code()).isEqualTo("stream_error");
+        });
+        vendor.verify(postRequestedFor(urlEqualTo("/v1/chat/completions"))
+                .withRequestBody(
+                        equalToJson("{\"stream\":true,\"stream_options\":{\"include_usage\":true}}", true, true)));
+    }
+
+    @Test
+    void aStreamThatEndsWithoutDoneIsUnconfirmed() throws Exception {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withBody("data: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getLast())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Failed.class, f -> assertThat(f.outcome()).isInstanceOf(Outcome.Unconfirmed.class));
+    }
+
+    private static List<ChatEvent> drain(ChatStream stream) throws InterruptedException {
+        List<ChatEvent> events = new ArrayList<>();
+        while (true) {
+            ChatEvent event = stream.next(Duration.ofSeconds(5)).orElseThrow();
+            events.add(event);
+            if (!(event instanceof ChatEvent.Token)) {
+                stream.close();
+                return events;
+            }
+        }
+    }
+}

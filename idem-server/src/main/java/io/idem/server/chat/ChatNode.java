@@ -1,0 +1,188 @@
+package io.idem.server.chat;
+
+import io.idem.core.chat.ChatAdapter;
+import io.idem.core.chat.ChatEngine;
+import io.idem.core.chat.ChatModel;
+import io.idem.core.chat.ChatRouting;
+import io.idem.core.engine.HealthSentinel;
+import io.idem.core.engine.ProviderGate;
+import io.idem.core.engine.ProviderRegistry;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.routing.Routing;
+import io.idem.postgres.Database;
+import io.idem.postgres.PgChatAudit;
+import io.idem.postgres.PgChatIdempotency;
+import io.idem.postgres.PgSpendStore;
+import io.idem.providers.chat.ChatAdapters;
+import io.idem.server.auth.ServerSecret;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The chat side of one node: a chat adapter per provider that serves chat models, the engine (over
+ * the provider gate shared with jobs), the group-committing audit writer, the idempotency keys, a
+ * health sentinel for chat-only providers, and the HTTP route. {@link #close()} stops them, and
+ * the audit writer commits everything it holds before it returns.
+ */
+public final class ChatNode implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ChatNode.class);
+    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
+
+    /** What the chat side needs from the node. */
+    public record Parts(
+            ChatRouting chat,
+            Routing routing,
+            Database database,
+            ProviderGate gate,
+            ServerSecret secret,
+            Duration idempotencyRetention,
+            Duration healthEvery,
+            InstantSource clock) {}
+
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private ChatAuditWriter audit;
+    private ChatApi api;
+
+    private ChatNode() {}
+
+    public static ChatNode start(Parts parts) {
+        ChatNode node = new ChatNode();
+        try {
+            node.boot(parts);
+            return node;
+        } catch (RuntimeException e) {
+            node.close();
+            throw e;
+        }
+    }
+
+    private void boot(Parts parts) {
+        ChatRouting chat = parts.chat();
+        Map<String, ChatModel> models = new LinkedHashMap<>();
+        Map<String, ChatAdapter> adapters = new LinkedHashMap<>();
+        Map<String, List<String>> vendorModels = chat.models().values().stream()
+                .collect(Collectors.groupingBy(
+                        ChatModel::provider, Collectors.mapping(ChatModel::vendorModel, Collectors.toList())));
+        vendorModels.forEach((provider, ids) -> {
+            ProviderSettings settings = settings(parts, provider);
+            if (!settings.enabled()) {
+                log.info("provider '{}' is disabled: its chat models are not offered", provider);
+                return;
+            }
+            adapters.put(
+                    provider,
+                    ChatAdapters.create(
+                            settings, Optional.ofNullable(chat.answersFiles().get(provider)), ids));
+        });
+        chat.models().forEach((name, model) -> {
+            if (adapters.containsKey(model.provider())) {
+                models.put(name, model);
+            }
+        });
+        audit = new ChatAuditWriter(new PgChatAudit(parts.database()));
+        resources.push(audit);
+        ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock());
+        Set<String> fakeModels = models.values().stream()
+                .filter(m -> "fake".equals(settings(parts, m.provider()).adapter()))
+                .map(ChatModel::name)
+                .collect(Collectors.toUnmodifiableSet());
+        var reader = new ChatRequestReader(
+                models::containsKey,
+                fakeModels::contains,
+                parts.routing().lanes().keySet(),
+                parts.routing().defaultLane());
+        var idempotencyStore = new PgChatIdempotency(parts.database());
+        api = new ChatApi(
+                engine,
+                chat,
+                reader,
+                new ChatKeyBudget(new PgSpendStore(parts.database()), parts.clock()),
+                new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
+                parts.clock());
+        startHealth(parts, adapters);
+        resources.push(purge(idempotencyStore, parts.clock()));
+        log.info("chat models: {}", models.keySet());
+    }
+
+    private static ProviderSettings settings(Parts parts, String provider) {
+        ProviderSettings settings = parts.routing().providers().get(provider);
+        if (settings == null) {
+            settings = parts.chat().chatOnlyProviders().get(provider);
+        }
+        if (settings == null) {
+            throw new IllegalStateException("chat provider '" + provider + "' is not configured");
+        }
+        return settings;
+    }
+
+    /** Chat-only providers that can be unwell get their own health checks; job providers have theirs. */
+    private void startHealth(Parts parts, Map<String, ChatAdapter> adapters) {
+        Map<String, ProviderRegistry.Provider> checked = new LinkedHashMap<>();
+        parts.chat().chatOnlyProviders().forEach((name, settings) -> {
+            if (adapters.containsKey(name) && !"static".equals(settings.adapter())) {
+                checked.put(name, new ProviderRegistry.Provider(settings, new ChatHealthBridge(adapters.get(name))));
+            }
+        });
+        if (checked.isEmpty()) {
+            return;
+        }
+        HealthSentinel sentinel = new HealthSentinel(
+                new ProviderRegistry(checked),
+                parts.gate().breakers(),
+                parts.clock(),
+                parts.healthEvery(),
+                Duration.ofSeconds(5));
+        resources.push(sentinel);
+        sentinel.start();
+    }
+
+    private static AutoCloseable purge(PgChatIdempotency store, InstantSource clock) {
+        Thread thread = Thread.ofVirtual().name("idem-chat-idempotency-purge").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                try {
+                    Thread.sleep(PURGE_EVERY);
+                    int purged;
+                    do {
+                        purged = store.purgeExpired(clock.instant(), 1000);
+                    } while (purged == 1000);
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    log.warn("chat idempotency purge failed; retrying later", e);
+                }
+            }
+        });
+        return thread::interrupt;
+    }
+
+    public ChatApi api() {
+        return api;
+    }
+
+    /** The audit writer, for tests that wait until every attempt is committed. */
+    public ChatAuditWriter audit() {
+        return audit;
+    }
+
+    @Override
+    public void close() {
+        while (!resources.isEmpty()) {
+            AutoCloseable resource = resources.pop();
+            try {
+                resource.close();
+            } catch (Exception e) {
+                log.warn("error while stopping {}", resource, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.idem.server.chat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.postgres.PgChatIdempotency;
+import io.idem.server.api.Json;
+import io.javalin.http.Context;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+
+/**
+ * Replays a finished call for a repeated {@code Idempotency-Key} with header {@code
+ * Idempotent-Replayed: true}: the stored body as it was, or, when the repeat asks for a stream, the
+ * same answer as SSE frames (the whole text in one content chunk).
+ */
+final class ChatReplay {
+    private ChatReplay() {}
+
+    static void replay(Context ctx, ParsedCall call, PgChatIdempotency.Claim.Finished finished) throws IOException {
+        ctx.header("Idempotent-Replayed", "true");
+        ctx.header("Idem-Served-Model", finished.servedModel());
+        if (finished.attempts() != null && !finished.attempts().isEmpty()) {
+            ctx.header("Idem-Attempts", finished.attempts());
+        }
+        if (!call.stream()) {
+            ctx.status(200).contentType("application/json").result(finished.response());
+            return;
+        }
+        JsonNode stored = Json.MAPPER.readTree(finished.response());
+        HttpServletResponse res = ctx.res();
+        res.setStatus(200);
+        res.setContentType("text/event-stream;charset=utf-8");
+        res.setHeader("Cache-Control", "no-cache");
+        SseFrames frames = new SseFrames(res.getOutputStream());
+        JsonNode choice = stored.path("choices").path(0);
+        frames.data(chunk(
+                stored, Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""), null, call));
+        frames.data(chunk(
+                stored,
+                Json.MAPPER
+                        .createObjectNode()
+                        .put("content", choice.path("message").path("content").asText("")),
+                null,
+                call));
+        ObjectNode last = chunk(
+                stored,
+                Json.MAPPER.createObjectNode(),
+                choice.path("finish_reason").asText("stop"),
+                call);
+        last.set("idem", stored.path("idem"));
+        frames.data(last);
+        if (call.includeUsage()) {
+            ObjectNode usage = head(stored);
+            usage.putArray("choices");
+            usage.set("usage", stored.path("usage"));
+            frames.data(usage);
+        }
+        frames.done();
+    }
+
+    private static ObjectNode chunk(JsonNode stored, ObjectNode delta, String finish, ParsedCall call) {
+        ObjectNode chunk = head(stored);
+        ObjectNode choice = chunk.putArray("choices").addObject();
+        choice.put("index", 0);
+        choice.set("delta", delta);
+        choice.putNull("logprobs");
+        if (finish == null) {
+            choice.putNull("finish_reason");
+        } else {
+            choice.put("finish_reason", finish);
+        }
+        if (call.includeUsage()) {
+            chunk.putNull("usage");
+        }
+        return chunk;
+    }
+
+    private static ObjectNode head(JsonNode stored) {
+        return Json.MAPPER
+                .createObjectNode()
+                .put("id", stored.path("id").asText())
+                .put("object", "chat.completion.chunk")
+                .put("created", stored.path("created").asLong())
+                .put("model", stored.path("model").asText());
+    }
+}

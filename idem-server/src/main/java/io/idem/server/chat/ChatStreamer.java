@@ -1,0 +1,147 @@
+package io.idem.server.chat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.core.chat.ChatCompletion;
+import io.idem.core.chat.ChatModel;
+import io.idem.core.chat.LockedStream;
+import io.idem.core.chat.StreamPiece;
+import io.idem.core.outcome.Outcome;
+import io.javalin.http.Context;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes one locked stream to the client as OpenAI's SSE frames: a role chunk carrying the report so
+ * far, the content chunks, a finish chunk with the final report, the usage chunk when asked for, and
+ * {@code data: [DONE]}. A failure after the first token is an explicit error frame and no {@code
+ * [DONE]}: the client must never take a broken answer for a complete one. A client that leaves
+ * ends the vendor call (recorded as unconfirmed by the locked stream).
+ */
+final class ChatStreamer {
+    private static final Logger log = LoggerFactory.getLogger(ChatStreamer.class);
+
+    private final Context ctx;
+    private final ParsedCall call;
+    private final LockedStream locked;
+    private final String id;
+    private final long created;
+    private final ChatModel model;
+    private final StringBuilder text = new StringBuilder();
+
+    ChatStreamer(Context ctx, ParsedCall call, LockedStream locked, String id, long created) {
+        this.ctx = ctx;
+        this.call = call;
+        this.locked = locked;
+        this.id = id;
+        this.created = created;
+        this.model = locked.model();
+    }
+
+    /** Streams to the end; the answer as it is kept for replay when it completed, else empty. */
+    Optional<ChatIdempotency.Stored> run() {
+        HttpServletResponse res = ctx.res();
+        res.setStatus(200);
+        res.setContentType("text/event-stream;charset=utf-8");
+        res.setHeader("Cache-Control", "no-cache");
+        res.setHeader("X-Accel-Buffering", "no");
+        res.setHeader("Idem-Served-Model", model.name());
+        if (call.chain().multiModel()) {
+            res.setHeader("Idem-Attempts", ChatReport.header(locked.earlierAttempts(), Optional.of(model)));
+        }
+        try {
+            SseFrames frames = new SseFrames(res.getOutputStream());
+            ObjectNode first = ChatBodies.chunk(
+                    id,
+                    created,
+                    model,
+                    ChatBodies.delta().put("role", "assistant").put("content", ""),
+                    null,
+                    call.includeUsage());
+            first.set(
+                    "idem",
+                    ChatReport.body(
+                            call.chain(),
+                            Optional.empty(),
+                            locked.earlierAttempts(),
+                            Optional.of(model),
+                            Optional.empty()));
+            frames.data(first);
+            while (true) {
+                switch (locked.next()) {
+                    case StreamPiece.Text piece -> {
+                        text.append(piece.text());
+                        frames.data(ChatBodies.chunk(
+                                id,
+                                created,
+                                model,
+                                ChatBodies.delta().put("content", piece.text()),
+                                null,
+                                call.includeUsage()));
+                    }
+                    case StreamPiece.Done done -> {
+                        return Optional.of(finish(frames, done));
+                    }
+                    case StreamPiece.Broken broken -> {
+                        frames.data(errorFrame(broken));
+                        return Optional.empty();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            log.debug("a chat stream's client left: {}", e.toString());
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    private ChatIdempotency.Stored finish(SseFrames frames, StreamPiece.Done done) throws IOException {
+        ObjectNode idem = ChatReport.body(
+                call.chain(), Optional.of(model), done.attempts(), Optional.empty(), done.degradationNotice());
+        ObjectNode last =
+                ChatBodies.chunk(id, created, model, ChatBodies.delta(), done.finishReason(), call.includeUsage());
+        last.set("idem", idem);
+        frames.data(last);
+        if (call.includeUsage()) {
+            frames.data(ChatBodies.usageChunk(id, created, model, done.usage()));
+        }
+        frames.done();
+        ChatCompletion completion = new ChatCompletion(
+                text.toString(),
+                done.finishReason(),
+                Optional.of(done.usage()),
+                Optional.empty(),
+                done.degradationNotice());
+        ObjectNode stored = ChatBodies.completion(id, created, model, completion, done.usage(), idem);
+        String attempts = call.chain().multiModel() ? ChatReport.header(done.attempts(), Optional.empty()) : "";
+        return new ChatIdempotency.Stored(stored.toString(), model.name(), attempts);
+    }
+
+    private ObjectNode errorFrame(StreamPiece.Broken broken) {
+        ObjectNode frame = ChatBodies.delta();
+        ObjectNode error = frame.putObject("error");
+        String code = switch (broken.outcome()) {
+            case Outcome.Unconfirmed u -> u.code();
+            case Outcome.Unavailable u -> u.code();
+            case Outcome.Rejected r -> r.code();
+            case Outcome.AdapterFault f -> "adapter_fault";
+            case Outcome.Confirmed c -> "confirmed";
+        };
+        error.put(
+                        "message",
+                        "the stream from " + model.name() + " broke after it started (" + code
+                                + "); the answer is incomplete")
+                .put("type", "server_error")
+                .put("code", "stream_interrupted")
+                .putNull("param");
+        error.set(
+                "idem",
+                ChatReport.body(
+                        call.chain(), Optional.of(model), broken.attempts(), Optional.empty(), Optional.empty()));
+        return frame;
+    }
+}

@@ -1,0 +1,33 @@
+package io.idem.server.chat;
+
+import io.idem.core.chat.Chain;
+import io.idem.core.chat.ChatRequest;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A validated {@code POST /v1/chat/completions}: the resolved chain, what every model is asked, how
+ * to answer (stream, usage chunk), the lane, fault injection by model, and the request body for the
+ * {@code Idempotency-Key}, computed only when a key is sent.
+ */
+record ParsedCall(
+        Chain chain,
+        ChatRequest request,
+        boolean stream,
+        boolean includeUsage,
+        String lane,
+        Map<String, String> simulate,
+        com.fasterxml.jackson.databind.JsonNode body) {
+    ParsedCall {
+        Objects.requireNonNull(chain, "chain");
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(lane, "lane");
+        simulate = Map.copyOf(simulate);
+        Objects.requireNonNull(body, "body");
+    }
+
+    /** The hash an {@code Idempotency-Key} is bound to: the body without {@code stream} and {@code stream_options}, so a replay may be asked for either way. */
+    byte[] hash() {
+        return ChatRequestReader.hash(body);
+    }
+}

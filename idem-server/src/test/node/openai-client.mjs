@@ -1,0 +1,68 @@
+// The official openai npm client, unmodified, against Idem's base URL (IDEM_BASE_URL/v1).
+// Prints one JSON line with what it saw; OpenAiNodeClientTest asserts on it.
+import OpenAI from "openai";
+
+const client = new OpenAI({
+  baseURL: `${process.env.IDEM_BASE_URL}/v1`,
+  apiKey: process.env.IDEM_API_KEY,
+  maxRetries: 0,
+});
+const messages = [{ role: "user", content: "hi there" }];
+const out = {};
+
+// 1. A plain call.
+const plain = await client.chat.completions.create({ model: "fake-chat-a", messages });
+out.plain = { content: plain.choices[0].message.content, model: plain.model, usage: plain.usage };
+
+// 2. A streaming call that fails over before its first token; Idem's fields ride along as extra body.
+const { data: stream, response } = await client.chat.completions
+  .create({
+    model: "fake-chat-a",
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    fallback_models: ["fake-chat-b"],
+    simulate: { "fake-chat-a": "http_503" },
+  })
+  .withResponse();
+let text = "";
+let usage = null;
+let served = null;
+for await (const chunk of stream) {
+  text += chunk.choices[0]?.delta?.content ?? "";
+  if (chunk.usage) usage = chunk.usage;
+  if (chunk.idem?.served_model) served = chunk.idem.served_model;
+}
+out.stream = { text, usage, served, header: response.headers.get("idem-served-model") };
+
+// 3. Every model failing is an APIError the SDK raises with Idem's status and code.
+try {
+  await client.chat.completions.create({
+    model: "fake-chat-a",
+    messages,
+    fallback_models: ["fake-chat-b"],
+    simulate: { "fake-chat-a": "http_503", "fake-chat-b": "http_503" },
+  });
+  out.allFailed = { raised: false };
+} catch (e) {
+  out.allFailed = { raised: e instanceof OpenAI.APIError, status: e.status, code: e.code ?? e.error?.code };
+}
+
+// 4. A stream broken after its first token raises in the middle of iteration, never ends cleanly.
+let seen = "";
+try {
+  const broken = await client.chat.completions.create({
+    model: "fake-chat-a",
+    messages,
+    stream: true,
+    simulate: { "fake-chat-a": "stream_cut:2" },
+  });
+  for await (const chunk of broken) {
+    seen += chunk.choices[0]?.delta?.content ?? "";
+  }
+  out.broken = { raised: false, seen };
+} catch (e) {
+  out.broken = { raised: true, name: e.constructor.name, message: String(e.message), seen };
+}
+
+console.log(JSON.stringify(out));
