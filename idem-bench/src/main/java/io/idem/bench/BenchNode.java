@@ -45,7 +45,7 @@ final class BenchNode implements AutoCloseable {
         return start(databaseUrl, Map.of("IDEM_ROLE", "all", "IDEM_WORKER_CONCURRENCY", String.valueOf(concurrency)));
     }
 
-    private static BenchNode start(String databaseUrl, Map<String, String> extra) {
+    static BenchNode start(String databaseUrl, Map<String, String> extra) {
         try {
             Path dataDir = Files.createTempDirectory("idem-bench");
             Map<String, String> env = new HashMap<>();

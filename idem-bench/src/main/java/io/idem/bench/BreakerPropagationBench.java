@@ -29,12 +29,12 @@ public final class BreakerPropagationBench {
             CircuitBreakers a = new CircuitBreakers(storeA, BreakerSettings.DEFAULTS, Clock.systemUTC(), "node-a");
             CircuitBreakers b = new CircuitBreakers(storeB, BreakerSettings.DEFAULTS, Clock.systemUTC(), "node-b");
             try (JobWakeups listenB = new JobWakeups(db, () -> {}, Map.of(PgBreakerStore.CHANNEL, p -> {
-                        if ("*".equals(p)) {
-                            b.refreshAll();
-                        } else {
-                            b.refresh(p);
-                        }
-                    }))) {
+                if ("*".equals(p)) {
+                    b.refreshAll();
+                } else {
+                    b.refresh(p);
+                }
+            }))) {
                 Thread.sleep(500);
                 long[] nanos = new long[rounds];
                 for (int i = 0; i < rounds; i++) {
@@ -55,8 +55,11 @@ public final class BreakerPropagationBench {
                     a.refresh("p");
                 }
                 Arrays.sort(nanos);
-                System.out.printf("breaker propagation A -> B over %d rounds (open committed on A until B's cache says open)%n", rounds);
-                System.out.printf("  p50 %.2f ms   p90 %.2f ms   p99 %.2f ms   max %.2f ms%n",
+                System.out.printf(
+                        "breaker propagation A -> B over %d rounds (open committed on A until B's cache says open)%n",
+                        rounds);
+                System.out.printf(
+                        "  p50 %.2f ms   p90 %.2f ms   p99 %.2f ms   max %.2f ms%n",
                         ms(nanos, 0.50), ms(nanos, 0.90), ms(nanos, 0.99), nanos[rounds - 1] / 1e6);
                 System.out.println("  target: p99 <= 50 ms (../shared/PERFORMANCE.md)");
             }

@@ -51,13 +51,25 @@ public class RoutingDecisionBench {
         Map<String, ProviderSettings> providers = new LinkedHashMap<>();
         for (int i = 0; i < 8; i++) {
             String name = "p" + i;
-            providers.put(name, new ProviderSettings(name, "fake", URI.create("http://127.0.0.1:9"), Optional.of("KEY"),
-                    "m", Map.of("fast-image", "v"), Duration.ofSeconds(2), BigDecimal.ONE, true,
-                    new Capabilities(Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true),
-                    Optional.empty()));
+            providers.put(
+                    name,
+                    new ProviderSettings(
+                            name,
+                            "fake",
+                            URI.create("http://127.0.0.1:9"),
+                            Optional.of("KEY"),
+                            "m",
+                            Map.of("fast-image", "v"),
+                            Duration.ofSeconds(2),
+                            BigDecimal.ONE,
+                            true,
+                            new Capabilities(Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true),
+                            Optional.empty()));
         }
-        return new Routing(providers, Map.of("standard", List.of("p0", "p1", "p2", "p3"),
-                "fast", List.of("p4", "p5")), "standard");
+        return new Routing(
+                providers,
+                Map.of("standard", List.of("p0", "p1", "p2", "p3"), "fast", List.of("p4", "p5")),
+                "standard");
     }
 
     @Benchmark
@@ -67,8 +79,10 @@ public class RoutingDecisionBench {
             return -1;
         }
         int admitted = 0;
-        for (var check : eligibility.check(planned.candidates(), "fast-image", "image", "1024x1024", 1, Optional.of("eu"))) {
-            BreakerSnapshot snapshot = breakers.getOrDefault(check.provider(), BreakerSnapshot.closed(check.provider()));
+        for (var check :
+                eligibility.check(planned.candidates(), "fast-image", "image", "1024x1024", 1, Optional.of("eu"))) {
+            BreakerSnapshot snapshot =
+                    breakers.getOrDefault(check.provider(), BreakerSnapshot.closed(check.provider()));
             if (check.eligible() && Admission.decide(snapshot, now) == Admission.Decision.ALLOW) {
                 admitted++;
             }

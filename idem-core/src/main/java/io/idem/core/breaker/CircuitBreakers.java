@@ -32,6 +32,11 @@ public final class CircuitBreakers {
     private final Map<String, BreakerSnapshot> cache = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Deque<long[]>> latencies = new ConcurrentHashMap<>();
+    private final Map<String, long[]> lastP95Check = new ConcurrentHashMap<>();
+    /** Enough samples for a stable p95; older ones fall out first. */
+    private static final int WINDOW_CAP = 2048;
+
+    private static final Duration P95_EVERY = Duration.ofSeconds(1);
 
     public CircuitBreakers(BreakerStore store, BreakerSettings settings, InstantSource clock, String node) {
         this.store = store;
@@ -119,24 +124,29 @@ public final class CircuitBreakers {
         }
     }
 
+    /**
+     * Keeps the window's latencies (at most {@link #WINDOW_CAP} of them, the newest) and evaluates
+     * the p95 trigger at most every {@link #P95_EVERY}: sorting the window on every call would cost
+     * more than the call.
+     */
     private void recordLatency(String provider, Duration latency) {
         long nowMs = clock.instant().toEpochMilli();
         Deque<long[]> window = latencies.computeIfAbsent(provider, p -> new ArrayDeque<>());
-        List<Long> sample;
+        long[] sample;
         synchronized (window) {
             window.addLast(new long[] {nowMs, latency.toMillis()});
             long horizon = nowMs - settings.latencyWindow().toMillis();
-            while (!window.isEmpty() && window.peekFirst()[0] < horizon) {
+            while (!window.isEmpty() && (window.peekFirst()[0] < horizon || window.size() > WINDOW_CAP)) {
                 window.removeFirst();
             }
-            if (window.size() < settings.latencyMinSamples()) {
+            long[] last = lastP95Check.computeIfAbsent(provider, p -> new long[] {Long.MIN_VALUE});
+            if (window.size() < settings.latencyMinSamples() || nowMs - last[0] < P95_EVERY.toMillis()) {
                 return;
             }
-            sample = new ArrayList<>(window.size());
-            window.forEach(entry -> sample.add(entry[1]));
+            last[0] = nowMs;
+            sample = window.stream().mapToLong(entry -> entry[1]).sorted().toArray();
         }
-        Collections.sort(sample);
-        long p95 = sample.get((int) Math.ceil(sample.size() * 0.95) - 1);
+        long p95 = sample[(int) Math.ceil(sample.length * 0.95) - 1];
         if (p95 > settings.latencyThreshold().toMillis() && snapshot(provider).state() == BreakerState.CLOSED) {
             open(
                     provider,
