@@ -134,7 +134,8 @@ public final class IdemServer implements AutoCloseable {
         resources.push(reconciler);
         var canceller =
                 new io.idem.core.engine.JobCanceller(new io.idem.postgres.PgCancelStore(database), registry, clock);
-        resources.push(Maintenance.start(intake, clock));
+        resources.push(
+                Maintenance.purgeEvery("idempotency keys", Duration.ofMinutes(10), intake::purgeExpiredKeys, clock));
 
         if (config.role().servesApi()) {
             // Chat calls share the provider gate (breakers, budgets) with jobs; pushed before the

@@ -1,42 +1,37 @@
 package io.idem.server;
 
-import io.idem.postgres.PgJobIntake;
+import io.idem.core.engine.Periodic;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.InstantSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Scheduled housekeeping: purges idempotency keys past their retention. */
-final class Maintenance {
+/** Scheduled housekeeping: purges of rows past their retention (job and chat idempotency keys). */
+public final class Maintenance {
     private static final Logger log = LoggerFactory.getLogger(Maintenance.class);
-    private static final Duration EVERY = Duration.ofMinutes(10);
+    private static final int BATCH = 1000;
+
+    /** Deletes up to {@code limit} expired rows; returns how many. */
+    @FunctionalInterface
+    public interface Purge {
+        int purge(Instant now, int limit);
+    }
 
     private Maintenance() {}
 
-    static AutoCloseable start(PgJobIntake intake, InstantSource clock) {
-        Thread thread = Thread.ofVirtual().name("idem-maintenance").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    int purged;
-                    do {
-                        purged = intake.purgeExpiredKeys(clock.instant(), 1000);
-                        if (purged > 0) {
-                            log.info("purged {} expired idempotency keys", purged);
-                        }
-                    } while (purged == 1000);
-                    Thread.sleep(EVERY);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    log.warn("idempotency key purge failed; retrying later", e);
-                    try {
-                        Thread.sleep(EVERY);
-                    } catch (InterruptedException ie) {
-                        return;
-                    }
-                }
+    /** Purges {@code what} now and then every {@code every}, in batches until nothing expired is left. */
+    public static AutoCloseable purgeEvery(String what, Duration every, Purge purge, InstantSource clock) {
+        return Periodic.start("purge of " + what, Duration.ZERO, every, () -> {
+            int total = 0;
+            int purged;
+            do {
+                purged = purge.purge(clock.instant(), BATCH);
+                total += purged;
+            } while (purged == BATCH);
+            if (total > 0) {
+                log.info("purged {} expired {}", total, what);
             }
         });
-        return thread::interrupt;
     }
 }

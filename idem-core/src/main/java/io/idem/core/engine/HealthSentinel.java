@@ -32,7 +32,7 @@ public final class HealthSentinel implements AutoCloseable {
     private final Duration timeout;
     private final Map<String, Result> last = new ConcurrentHashMap<>();
     private final ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor();
-    private volatile Thread thread;
+    private volatile Periodic loop;
 
     /** One provider's latest check. */
     public record Result(HealthAnswer answer, Duration latency, Instant at) {}
@@ -88,25 +88,14 @@ public final class HealthSentinel implements AutoCloseable {
     }
 
     public void start() {
-        thread = Thread.ofVirtual().name("idem-health-sentinel").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    checkAll();
-                    Thread.sleep(every);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    log.error("health sweep failed; the sentinel goes on", e);
-                }
-            }
-        });
+        loop = Periodic.start("health sweep", Duration.ZERO, every, this::checkAll);
     }
 
     @Override
     public void close() {
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
+        Periodic running = loop;
+        if (running != null) {
+            running.close();
         }
         checks.shutdownNow();
     }

@@ -19,7 +19,7 @@ public final class LeaseSweeper implements AutoCloseable {
     private final InstantSource clock;
     private final Duration every;
     private final Runnable afterRequeue;
-    private volatile Thread thread;
+    private volatile Periodic loop;
 
     public LeaseSweeper(JobQueueStore store, InstantSource clock, Duration every, Runnable afterRequeue) {
         this.store = store;
@@ -44,25 +44,14 @@ public final class LeaseSweeper implements AutoCloseable {
     }
 
     public void start() {
-        thread = Thread.ofVirtual().name("idem-lease-sweeper").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(every);
-                    sweepOnce();
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    log.error("lease sweep failed; retrying next interval", e);
-                }
-            }
-        });
+        loop = Periodic.start("lease sweep", every, every, this::sweepOnce);
     }
 
     @Override
     public void close() {
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
+        Periodic running = loop;
+        if (running != null) {
+            running.close();
         }
     }
 }

@@ -39,7 +39,7 @@ public final class Reconciler implements AutoCloseable {
     private final Duration interval;
     private final Duration maxAge;
     private final Runnable afterRequeue;
-    private volatile Thread thread;
+    private volatile Periodic loop;
 
     /** What one check did. */
     public enum Verdict {
@@ -210,28 +210,19 @@ public final class Reconciler implements AutoCloseable {
     }
 
     public void start() {
-        thread = Thread.ofVirtual().name("idem-reconciler").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(interval);
-                    int moved = sweepOnce();
-                    if (moved > 0) {
-                        log.info("reconcile moved {} parked jobs", moved);
-                    }
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    log.error("reconcile sweep failed; retrying next interval", e);
-                }
+        loop = Periodic.start("reconcile sweep", interval, interval, () -> {
+            int moved = sweepOnce();
+            if (moved > 0) {
+                log.info("reconcile moved {} parked jobs", moved);
             }
         });
     }
 
     @Override
     public void close() {
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
+        Periodic running = loop;
+        if (running != null) {
+            running.close();
         }
     }
 }

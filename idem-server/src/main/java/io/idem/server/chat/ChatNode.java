@@ -110,7 +110,8 @@ public final class ChatNode implements AutoCloseable {
                 new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
                 parts.clock());
         startHealth(parts, adapters);
-        resources.push(purge(idempotencyStore, parts.clock()));
+        resources.push(io.idem.server.Maintenance.purgeEvery(
+                "chat idempotency keys", PURGE_EVERY, idempotencyStore::purgeExpired, parts.clock()));
         log.info("chat models: {}", models.keySet());
     }
 
@@ -144,25 +145,6 @@ public final class ChatNode implements AutoCloseable {
                 Duration.ofSeconds(5));
         resources.push(sentinel);
         sentinel.start();
-    }
-
-    private static AutoCloseable purge(PgChatIdempotency store, InstantSource clock) {
-        Thread thread = Thread.ofVirtual().name("idem-chat-idempotency-purge").start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    Thread.sleep(PURGE_EVERY);
-                    int purged;
-                    do {
-                        purged = store.purgeExpired(clock.instant(), 1000);
-                    } while (purged == 1000);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    log.warn("chat idempotency purge failed; retrying later", e);
-                }
-            }
-        });
-        return thread::interrupt;
     }
 
     public ChatApi api() {
