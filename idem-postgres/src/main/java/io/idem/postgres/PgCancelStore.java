@@ -1,10 +1,13 @@
 package io.idem.postgres;
 
+import io.idem.core.domain.Attempt;
 import io.idem.core.domain.JobState;
 import io.idem.core.domain.JobTransitions;
 import io.idem.core.spi.CancelStore;
+import io.idem.core.spi.Lease;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
@@ -23,7 +26,7 @@ public final class PgCancelStore implements CancelStore {
                    SET state = ?, review_reason = ?, review_since = CASE WHEN ?::text IS NULL THEN NULL ELSE ?::timestamptz END,
                        error_code = ?, error_message = ?, error_class = ?,
                        lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                 WHERE id = ? AND state = ?
+                 WHERE id = ? AND state = ? AND (?::uuid IS NULL OR lease_token = ?::uuid)
                 RETURNING id
             ), attempt AS (
                 UPDATE provider_attempts a
@@ -42,6 +45,7 @@ public final class PgCancelStore implements CancelStore {
 
     private boolean move(
             UUID jobId,
+            UUID leaseToken,
             JobState from,
             JobState to,
             String reviewReason,
@@ -71,6 +75,8 @@ public final class PgCancelStore implements CancelStore {
                 ps.setTimestamp(i++, ts);
                 ps.setObject(i++, jobId);
                 ps.setString(i++, from.wire());
+                ps.setObject(i++, leaseToken);
+                ps.setObject(i++, leaseToken);
                 ps.setString(i++, attemptStatus);
                 ps.setString(i++, billable);
                 ps.setString(i++, attemptClass);
@@ -93,9 +99,42 @@ public final class PgCancelStore implements CancelStore {
     }
 
     @Override
+    public Optional<Takeover> takeOver(UUID jobId, Duration holdFor, Instant now) {
+        return db.inTransaction(c -> {
+            UUID token;
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE jobs SET lease_token = gen_random_uuid(), lease_owner = 'canceller', lease_expires_at = ?
+                     WHERE id = ? AND state = 'running'
+                    RETURNING lease_token
+                    """)) {
+                ps.setTimestamp(1, JobRows.timestamp(now.plus(holdFor)));
+                ps.setObject(2, jobId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    token = rs.getObject(1, UUID.class);
+                }
+            }
+            Optional<Attempt> open;
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.ATTEMPT_COLUMNS + """
+                     FROM provider_attempts a
+                    WHERE a.job_id = ? AND a.status IN ('sending', 'submitted', 'unconfirmed')
+                    """)) {
+                ps.setObject(1, jobId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    open = rs.next() ? Optional.of(JobRows.attempt(rs)) : Optional.empty();
+                }
+            }
+            return Optional.of(new Takeover(new Lease(jobId, token), open));
+        });
+    }
+
+    @Override
     public boolean cancelQueued(UUID jobId, String actor, Instant now) {
         return move(
                 jobId,
+                null,
                 JobState.QUEUED,
                 JobState.CANCELED,
                 null,
@@ -112,9 +151,10 @@ public final class PgCancelStore implements CancelStore {
     }
 
     @Override
-    public boolean cancelRunning(UUID jobId, Optional<UUID> openAttempt, String actor, String detail, Instant now) {
+    public boolean cancelRunning(Lease lease, Optional<UUID> openAttempt, String actor, String detail, Instant now) {
         return move(
-                jobId,
+                lease.jobId(),
+                lease.token(),
                 JobState.RUNNING,
                 JobState.CANCELED,
                 null,
@@ -131,9 +171,10 @@ public final class PgCancelStore implements CancelStore {
     }
 
     @Override
-    public boolean parkRunning(UUID jobId, UUID openAttempt, String actor, String detail, Instant now) {
+    public boolean parkRunning(Lease lease, UUID openAttempt, String actor, String detail, Instant now) {
         return move(
-                jobId,
+                lease.jobId(),
+                lease.token(),
                 JobState.RUNNING,
                 JobState.MANUAL_REVIEW,
                 "cancel_unconfirmed",

@@ -5,6 +5,7 @@ import io.idem.core.domain.Job;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.CancelStore;
+import io.idem.core.spi.Lease;
 import java.time.InstantSource;
 import java.util.Optional;
 
@@ -39,12 +40,20 @@ public final class JobCanceller {
         };
     }
 
+    /** Long enough for the vendor's cancel answer; if the canceller dies, the sweeper takes over. */
+    private static final java.time.Duration HOLD = java.time.Duration.ofSeconds(30);
+
     private Result cancelRunning(Job job, String actor) {
-        Optional<Attempt> open = job.attempts().stream()
-                .filter(a -> a.round() == job.round() && a.status().isOpen())
-                .findFirst();
+        // Take the job from its worker first: otherwise the worker could fail over to the next
+        // provider (and bill it) between the vendor's cancel and our move.
+        Optional<CancelStore.Takeover> takeover = store.takeOver(job.id(), HOLD, clock.instant());
+        if (takeover.isEmpty()) {
+            return Result.TOO_LATE;
+        }
+        Lease lease = takeover.get().lease();
+        Optional<Attempt> open = takeover.get().openAttempt();
         if (open.isEmpty()) {
-            boolean done = store.cancelRunning(job.id(), Optional.empty(), actor, "between calls", clock.instant());
+            boolean done = store.cancelRunning(lease, Optional.empty(), actor, "between calls", clock.instant());
             return done ? Result.CANCELED : Result.TOO_LATE;
         }
         Attempt attempt = open.get();
@@ -61,19 +70,17 @@ public final class JobCanceller {
                 .orElse(new CancelAnswer.Unsupported("provider no longer configured"));
         return switch (answer) {
             case CancelAnswer.Canceled canceled ->
-                store.cancelRunning(job.id(), Optional.of(attempt.id()), actor, canceled.detail(), clock.instant())
+                store.cancelRunning(lease, Optional.of(attempt.id()), actor, canceled.detail(), clock.instant())
                         ? Result.CANCELED
                         : Result.TOO_LATE;
-            case CancelAnswer.TooLate late -> park(job, attempt, actor, "provider says too late: " + late.detail());
-            case CancelAnswer.Unclear unclear -> park(job, attempt, actor, unclear.detail());
-            case CancelAnswer.Unsupported unsupported -> park(job, attempt, actor, unsupported.detail());
+            case CancelAnswer.TooLate late -> park(lease, attempt, actor, "provider says too late: " + late.detail());
+            case CancelAnswer.Unclear unclear -> park(lease, attempt, actor, unclear.detail());
+            case CancelAnswer.Unsupported unsupported -> park(lease, attempt, actor, unsupported.detail());
         };
     }
 
-    private Result park(Job job, Attempt attempt, String actor, String detail) {
-        return store.parkRunning(job.id(), attempt.id(), actor, detail, clock.instant())
-                ? Result.PARKED
-                : Result.TOO_LATE;
+    private Result park(Lease lease, Attempt attempt, String actor, String detail) {
+        return store.parkRunning(lease, attempt.id(), actor, detail, clock.instant()) ? Result.PARKED : Result.TOO_LATE;
     }
 
     private static CancelAnswer ask(ProviderRegistry.Provider provider, AttemptRef ref) {
