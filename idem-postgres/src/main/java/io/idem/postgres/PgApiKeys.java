@@ -13,6 +13,9 @@ import java.util.UUID;
 
 /** API keys, stored as SHA-256 hashes of their secrets (the secrets are random, 192 bits). */
 public final class PgApiKeys {
+    /** The advisory lock key that serialises first-start bootstrap across nodes ("idem-bootstrap"). */
+    private static final long BOOTSTRAP_LOCK = 0x6964656d_626f6f74L;
+
     private final Database db;
 
     public PgApiKeys(Database db) {
@@ -49,13 +52,52 @@ public final class PgApiKeys {
         });
     }
 
-    public boolean exists(byte[] secretHash) {
+    /**
+     * Inserts the first admin key unless a live admin key exists, as one decision across every node
+     * sharing the database: a transaction-scoped advisory lock serialises the nodes that start
+     * together on an empty database, and the check runs after the lock is held (a fresh snapshot),
+     * so exactly one of them inserts. Returns the key when this call created it.
+     */
+    public Optional<ApiKey> insertFirstAdmin(UUID id, String prefix, byte[] secretHash, Instant now) {
+        return db.inTransaction(c -> {
+            try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+                lock.setLong(1, BOOTSTRAP_LOCK);
+                lock.execute();
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO api_keys (id, prefix, secret_hash, owner, role, created_at)
+                    SELECT ?, ?, ?, 'admin', 'admin', ?
+                    WHERE NOT EXISTS (SELECT 1 FROM api_keys WHERE role = 'admin' AND revoked_at IS NULL)
+                    ON CONFLICT (secret_hash) DO NOTHING
+                    """)) {
+                ps.setObject(1, id);
+                ps.setString(2, prefix);
+                ps.setBytes(3, secretHash);
+                ps.setTimestamp(4, JobRows.timestamp(now));
+                int inserted = ps.executeUpdate();
+                return inserted == 1
+                        ? Optional.of(new ApiKey(id, prefix, "admin", Role.ADMIN, now, Optional.empty()))
+                        : Optional.<ApiKey>empty();
+            }
+        });
+    }
+
+    /**
+     * Inserts an admin key with the given secret hash unless one with it exists (the configured
+     * bootstrap key; nodes starting together with the same key insert it once, neither fails).
+     */
+    public boolean insertAdminIfAbsent(UUID id, String prefix, byte[] secretHash, Instant now) {
         return db.withConnection(c -> {
-            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM api_keys WHERE secret_hash = ?")) {
-                ps.setBytes(1, secretHash);
-                try (ResultSet rs = ps.executeQuery()) {
-                    return rs.next();
-                }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO api_keys (id, prefix, secret_hash, owner, role, created_at)
+                    VALUES (?, ?, ?, 'admin', 'admin', ?)
+                    ON CONFLICT (secret_hash) DO NOTHING
+                    """)) {
+                ps.setObject(1, id);
+                ps.setString(2, prefix);
+                ps.setBytes(3, secretHash);
+                ps.setTimestamp(4, JobRows.timestamp(now));
+                return ps.executeUpdate() == 1;
             }
         });
     }

@@ -198,17 +198,24 @@ public final class IdemServer implements AutoCloseable {
         return new Routing(providers, original.lanes(), original.defaultLane(), original.adultLanes());
     }
 
+    /**
+     * The first admin key, once per database: the configured {@code IDEM_BOOTSTRAP_KEY}, or else a
+     * new key printed once by the one API node that created it. A worker-only node creates none (it
+     * has nowhere to show it; the first API node to start will).
+     */
     private static void bootstrapAdmin(IdemConfig config, KeyService keys, PrintStream console) {
         if (config.bootstrapKey().isPresent()) {
             keys.ensureAdmin(config.bootstrapKey().get());
             return;
         }
-        if (!keys.hasAdmin()) {
-            KeyService.Issued admin = keys.issue("admin", io.idem.core.domain.Role.ADMIN);
+        if (!config.role().servesApi() || keys.hasAdmin()) {
+            return;
+        }
+        keys.issueFirstAdmin().ifPresent(admin -> {
             console.println();
             console.println("  Admin API key (shown once; store it now): " + admin.secret());
             console.println();
-        }
+        });
     }
 
     public String baseUrl() {

@@ -30,6 +30,7 @@ public final class AdminKeysApi {
     private void create(Context ctx) {
         auth.require(ctx, Role.ADMIN);
         JsonNode body = Json.readObject(ctx, 16 * 1024);
+        refuseUnknown(body, CREATE_FIELDS);
         String owner = JobRequests.text(body, "owner", null);
         if (!KeyService.validOwner(owner)) {
             throw ApiError.badRequest("invalid_owner", "owner must be 1..64 of letters, digits, '.', '_', '@', '-'");
@@ -56,16 +57,23 @@ public final class AdminKeysApi {
 
     private void revoke(Context ctx) {
         auth.require(ctx, Role.ADMIN);
-        UUID id;
-        try {
-            id = UUID.fromString(ctx.pathParam("id"));
-        } catch (IllegalArgumentException e) {
-            throw ApiError.notFound("key");
-        }
+        UUID id = Ids.pathId(ctx, "key");
         if (!keys.revoke(id)) {
             throw ApiError.notFound("key");
         }
         ctx.status(204);
+    }
+
+    private static final java.util.Set<String> CREATE_FIELDS = java.util.Set.of("owner", "role");
+
+    /** A field this route does not know is refused, not ignored: a typo must not pass for a setting. */
+    private static void refuseUnknown(JsonNode body, java.util.Set<String> known) {
+        body.fieldNames().forEachRemaining(field -> {
+            if (!known.contains(field)) {
+                throw ApiError.badRequest(
+                        "unknown_field", "unknown field '" + field + "'; known: " + new java.util.TreeSet<>(known));
+            }
+        });
     }
 
     private static final java.util.Set<String> ATTRIBUTES = java.util.Set.of(
@@ -73,19 +81,9 @@ public final class AdminKeysApi {
 
     private void update(Context ctx) {
         auth.require(ctx, Role.ADMIN);
-        UUID id;
-        try {
-            id = UUID.fromString(ctx.pathParam("id"));
-        } catch (IllegalArgumentException e) {
-            throw ApiError.notFound("key");
-        }
+        UUID id = Ids.pathId(ctx, "key");
         JsonNode body = Json.readObject(ctx, 16 * 1024);
-        body.fieldNames().forEachRemaining(field -> {
-            if (!ATTRIBUTES.contains(field)) {
-                throw ApiError.badRequest(
-                        "unknown_field", "unknown key attribute '" + field + "'; known: " + ATTRIBUTES);
-            }
-        });
+        refuseUnknown(body, ATTRIBUTES);
         Boolean adult = null;
         if (body.has("adult_approved")) {
             if (!body.get("adult_approved").isBoolean()) {
@@ -116,7 +114,13 @@ public final class AdminKeysApi {
         Json.write(ctx, render(updated.orElseThrow(() -> ApiError.notFound("key"))));
     }
 
-    /** {@code null}: leave as is; empty: clear; else a positive amount. */
+    /** The largest budget a key may carry, in USD (documented in docs/security.md). */
+    static final java.math.BigDecimal MAX_BUDGET_USD = new java.math.BigDecimal("1000000");
+
+    /**
+     * {@code null}: leave as is; empty: clear; else a positive amount of at most {@link
+     * #MAX_BUDGET_USD} with at most 6 decimals, given as a JSON number or a decimal string.
+     */
     private static java.util.Optional<java.math.BigDecimal> money(JsonNode body, String field) {
         if (!body.has(field)) {
             return null;
@@ -125,15 +129,26 @@ public final class AdminKeysApi {
         if (node.isNull()) {
             return java.util.Optional.empty();
         }
-        try {
-            var value = new java.math.BigDecimal(node.asText());
-            if (!node.isNumber() && !node.isTextual() || value.signum() <= 0 || value.scale() > 6) {
-                throw new NumberFormatException();
+        ApiError invalid = ApiError.badRequest(
+                "invalid_" + field,
+                field + " must be a positive amount in USD of at most " + MAX_BUDGET_USD.toPlainString()
+                        + " with at most 6 decimals, or null");
+        java.math.BigDecimal value;
+        if (node.isNumber()) {
+            if (node.isFloatingPointNumber() && !Double.isFinite(node.doubleValue()) && !node.isBigDecimal()) {
+                throw invalid;
             }
-            return java.util.Optional.of(value);
-        } catch (NumberFormatException e) {
-            throw ApiError.badRequest("invalid_" + field, field + " must be a positive amount in USD, or null");
+            value = node.decimalValue();
+        } else if (node.isTextual() && node.textValue().matches("[0-9]{1,10}(\\.[0-9]{1,10})?")) {
+            value = new java.math.BigDecimal(node.textValue());
+        } else {
+            throw invalid;
         }
+        value = value.stripTrailingZeros();
+        if (value.signum() <= 0 || value.compareTo(MAX_BUDGET_USD) > 0 || value.scale() > 6) {
+            throw invalid;
+        }
+        return java.util.Optional.of(value);
     }
 
     private static JsonNode jsonOf(String stored) {

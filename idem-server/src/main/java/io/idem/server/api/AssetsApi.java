@@ -28,12 +28,7 @@ public final class AssetsApi {
     }
 
     private void get(Context ctx) {
-        UUID id;
-        try {
-            id = UUID.fromString(ctx.pathParam("id"));
-        } catch (IllegalArgumentException e) {
-            throw ApiError.notFound("asset");
-        }
+        UUID id = Ids.pathId(ctx, "asset");
         boolean signed = links.verify(id, ctx.queryParam("sig"));
         Caller caller = signed ? null : auth.require(ctx);
         PgJobReads.AssetFile file = reads.asset(id).orElseThrow(() -> ApiError.notFound("asset"));

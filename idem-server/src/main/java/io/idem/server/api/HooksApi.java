@@ -45,11 +45,10 @@ public final class HooksApi {
             log.warn("refused a forged callback for provider '{}' from {}", provider, ctx.ip());
             throw new ApiError(401, "invalid_signature", "this callback is not signed by Idem");
         }
-        UUID attemptId = UUID.fromString(reference);
-        byte[] body = ctx.bodyAsBytes();
-        if (body.length > MAX_BYTES) {
-            throw new ApiError(413, "payload_too_large", "callback body is over " + MAX_BYTES + " bytes");
-        }
+        UUID attemptId = Ids.uuid(reference)
+                .orElseThrow(() ->
+                        ApiError.badRequest("invalid_reference", "this callback's reference does not name an attempt"));
+        byte[] body = Json.body(ctx, MAX_BYTES);
         UUID jobId = webhooks.jobOfAttempt(attemptId, provider).orElseThrow(() -> ApiError.notFound("attempt"));
         if (!webhooks.recordDelivery(digest(provider, reference, body), provider, attemptId, clock.instant())) {
             log.warn("refused a replayed callback for attempt {} of provider '{}'", attemptId, provider);

@@ -63,6 +63,7 @@ public final class HttpApi implements AutoCloseable {
             c.jetty.host = config.host();
             c.jetty.port = config.port();
             ApiErrors.install(c);
+            RepeatedHeaders.install(c);
             new JobsApi(auth, requests, submissions, parts.reads(), links, maxBytes).install(c);
             new OpenAiImagesApi(
                             auth,

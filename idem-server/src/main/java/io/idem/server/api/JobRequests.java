@@ -268,7 +268,7 @@ public final class JobRequests {
         if (node == null || node.isNull()) {
             return fallback;
         }
-        if (!node.isIntegralNumber() || node.asLong() < min || node.asLong() > max) {
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < min || node.asLong() > max) {
             throw ApiError.badRequest(
                     "invalid_" + field, field + " must be a whole number " + min + ".." + max + ", was " + node);
         }

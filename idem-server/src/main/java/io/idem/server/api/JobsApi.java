@@ -18,6 +18,7 @@ import java.util.UUID;
 
 /** {@code /v1/jobs}: create or replay, read, list, trace. */
 public final class JobsApi {
+    private static final Instant LAST_CURSOR_TIME = Instant.parse("9999-12-31T23:59:59Z");
     private final Auth auth;
     private final JobRequests requests;
     private final Submissions submissions;
@@ -97,11 +98,7 @@ public final class JobsApi {
     }
 
     static UUID jobId(Context ctx) {
-        try {
-            return UUID.fromString(ctx.pathParam("id"));
-        } catch (IllegalArgumentException e) {
-            throw ApiError.notFound("job");
-        }
+        return Ids.pathId(ctx, "job");
     }
 
     private void get(Context ctx) {
@@ -159,7 +156,12 @@ public final class JobsApi {
         try {
             String raw = new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
             String[] parts = raw.split("\\|", 2);
-            return new PgJobReads.Cursor(Instant.parse(parts[0]), UUID.fromString(parts[1]));
+            Instant at = Instant.parse(parts[0]);
+            // PostgreSQL keeps far fewer years than Instant; a forged cursor must not reach it.
+            if (at.isBefore(Instant.EPOCH) || at.isAfter(LAST_CURSOR_TIME)) {
+                throw new IllegalArgumentException("cursor time out of range");
+            }
+            return new PgJobReads.Cursor(at, Ids.uuid(parts[1]).orElseThrow());
         } catch (RuntimeException e) {
             throw ApiError.badRequest("invalid_cursor", "cursor is not one this server issued");
         }

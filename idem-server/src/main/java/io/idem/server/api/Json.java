@@ -25,28 +25,37 @@ public final class Json {
         }
     }
 
-    /** Parses a request body; anything but a JSON object is a 400. */
+    /**
+     * Parses a request body strictly ({@link StrictJson}); a body over {@code maxBytes} is a 413,
+     * a body whose framing is broken (e.g. invalid chunked encoding) a 400.
+     */
     public static JsonNode readObject(Context ctx, long maxBytes) {
+        return StrictJson.readObject(body(ctx, maxBytes));
+    }
+
+    /** The request's raw body, at most {@code maxBytes} long. */
+    public static byte[] body(Context ctx, long maxBytes) {
         String length = ctx.header("Content-Length");
-        if (length != null && length.matches("\\d+") && Long.parseLong(length) > maxBytes) {
-            throw new ApiError(413, "payload_too_large", "request body is over " + maxBytes + " bytes");
+        if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > maxBytes) {
+            throw tooLarge(maxBytes);
         }
-        byte[] body = ctx.bodyAsBytes();
-        if (body.length > maxBytes) {
-            throw new ApiError(413, "payload_too_large", "request body is over " + maxBytes + " bytes");
-        }
-        if (body.length == 0) {
-            throw ApiError.badRequest("invalid_json", "request body is empty; expected a JSON object");
-        }
-        JsonNode node;
+        byte[] body;
         try {
-            node = MAPPER.readTree(body);
-        } catch (java.io.IOException e) {
-            throw ApiError.badRequest("invalid_json", "request body is not valid JSON");
+            body = ctx.bodyAsBytes();
+        } catch (RuntimeException e) {
+            if (e instanceof io.javalin.http.HttpResponseException http && http.getStatus() == 413) {
+                throw tooLarge(maxBytes);
+            }
+            // Jetty reports broken framing (bad chunk sizes, a body cut short) while it is read.
+            throw ApiError.badRequest("invalid_body", "the request body could not be read: its framing is invalid");
         }
-        if (node == null || !node.isObject()) {
-            throw ApiError.badRequest("invalid_json", "request body must be a JSON object");
+        if (body.length > maxBytes) {
+            throw tooLarge(maxBytes);
         }
-        return node;
+        return body;
+    }
+
+    private static ApiError tooLarge(long maxBytes) {
+        return new ApiError(413, "payload_too_large", "request body is over " + maxBytes + " bytes");
     }
 }

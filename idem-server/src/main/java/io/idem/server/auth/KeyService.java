@@ -50,9 +50,7 @@ public final class KeyService {
         if (!validOwner(owner)) {
             throw new IllegalArgumentException("owner must be 1..64 of letters, digits, '.', '_', '@', '-'");
         }
-        byte[] random = new byte[24];
-        RANDOM.nextBytes(random);
-        String secret = "idem_" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        String secret = newSecret();
         ApiKey key = keys.insert(UUID.randomUUID(), prefixOf(secret), hash(secret), owner, role, clock.instant());
         return new Issued(key, secret);
     }
@@ -62,9 +60,17 @@ public final class KeyService {
         if (secret.length() < 16) {
             throw new IllegalArgumentException("IDEM_BOOTSTRAP_KEY must be at least 16 characters");
         }
-        if (!keys.exists(hash(secret))) {
-            keys.insert(UUID.randomUUID(), prefixOf(secret), hash(secret), "admin", Role.ADMIN, clock.instant());
-        }
+        keys.insertAdminIfAbsent(UUID.randomUUID(), prefixOf(secret), hash(secret), clock.instant());
+    }
+
+    /**
+     * Creates the first admin key when no live admin key exists. Of several nodes starting together
+     * on an empty database exactly one gets the key back (to print once); the others get empty.
+     */
+    public Optional<Issued> issueFirstAdmin() {
+        String secret = newSecret();
+        return keys.insertFirstAdmin(UUID.randomUUID(), prefixOf(secret), hash(secret), clock.instant())
+                .map(key -> new Issued(key, secret));
     }
 
     public boolean hasAdmin() {
@@ -103,6 +109,12 @@ public final class KeyService {
         boolean revoked = keys.revoke(id, clock.instant());
         cache.clear();
         return revoked;
+    }
+
+    private static String newSecret() {
+        byte[] random = new byte[24];
+        RANDOM.nextBytes(random);
+        return "idem_" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 
     private static String prefixOf(String secret) {

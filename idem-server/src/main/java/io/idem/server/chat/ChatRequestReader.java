@@ -88,7 +88,7 @@ final class ChatRequestReader {
         }
         boolean includeUsage = streamOptions.path("include_usage").asBoolean(false);
         JsonNode n = body.path("n");
-        if (!n.isMissingNode() && !n.isNull() && !(n.isIntegralNumber() && n.asInt() == 1)) {
+        if (!n.isMissingNode() && !n.isNull() && !(n.isIntegralNumber() && n.canConvertToInt() && n.asInt() == 1)) {
             throw invalid("unsupported_n", "Idem returns one choice: n must be 1", "n");
         }
         return new ParsedCall(

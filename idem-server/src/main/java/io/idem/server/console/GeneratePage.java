@@ -98,6 +98,7 @@ final class GeneratePage {
 
     /** Validates and submits exactly as {@code POST /v1/jobs} does; refusals are {@link ApiError}s. */
     private Sent send(Visitor visitor, Request request) {
+        io.idem.server.api.StrictJson.checkText(request.body());
         JobSpec spec = requests.parse(request.body(), Set.of());
         return switch (submissions.submit(visitor.caller(), spec, request.key())) {
             case PgJobIntake.Accepted.Created created ->

@@ -98,6 +98,10 @@ final class ReviewPage {
             throw new ConsoleRefusal(
                     400, "Write a note (1 to " + MAX_NOTE + " characters): every decision is audited with it.");
         }
+        String problem = io.idem.server.api.StrictJson.textProblem(note);
+        if (problem != null) {
+            throw new ConsoleRefusal(400, "The note contains " + problem + ".");
+        }
         var now = clock.instant();
         boolean moved = switch (action) {
             case "retry" -> review.resolveRetry(job.id(), actor, note, now);
