@@ -29,7 +29,9 @@ public final class Console {
     private final LiveStreams streams = new LiveStreams();
 
     public Console(HttpApi.Parts parts, JobRequests requests, Submissions submissions, AssetLinks links) {
-        gate = new ConsoleGate(new ConsoleSessions(parts.clock()), parts.keys());
+        gate = new ConsoleGate(
+                new ConsoleSessions(new SessionTable(parts.clock()), new SignInForms(parts.secret(), parts.clock())),
+                parts.keys());
         pages = new ConsolePages(gate);
         JobViews views = new JobViews(links);
         login = new LoginPage(gate, pages, parts.keys());

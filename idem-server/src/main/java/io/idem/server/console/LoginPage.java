@@ -23,31 +23,29 @@ final class LoginPage {
             ConsolePages.redirect(ctx, Console.HOME);
             return;
         }
-        ConsoleSession session = gate.sessions().findOrStart(ctx);
-        pages.page(ctx, "login.jte", new Views.LoginView(ConsolePages.anonymous("Sign in"), session.csrf(), null));
+        form(ctx, 200, null);
     }
 
     void signIn(Context ctx) {
-        ConsoleSession anonymous = gate.sessions()
-                .find(ctx)
-                .orElseThrow(
-                        () -> new ConsoleRefusal(403, "The sign-in form has expired. Reload the page and try again."));
-        gate.checkForm(ctx, anonymous);
+        gate.checkSignInForm(ctx);
         String secret =
                 ctx.formParam("api_key") == null ? "" : ctx.formParam("api_key").strip();
         if (keys.authenticate(secret).isEmpty()) {
-            ctx.status(401);
-            pages.page(
-                    ctx,
-                    "login.jte",
-                    new Views.LoginView(
-                            ConsolePages.anonymous("Sign in"),
-                            anonymous.csrf(),
-                            "That API key is unknown or revoked."));
+            form(ctx, 401, "That API key is unknown or revoked.");
             return;
         }
-        gate.sessions().signIn(ctx, secret);
+        if (gate.sessions().signIn(ctx, secret).isEmpty()) {
+            form(ctx, 503, "The console has too many open sessions right now. Try again later.");
+            return;
+        }
         ConsolePages.redirect(ctx, Console.HOME);
+    }
+
+    /** The sign-in form, with its CSRF token and an error to show (or none). */
+    private void form(Context ctx, int status, String error) {
+        String csrf = gate.sessions().signInForm(ctx);
+        ctx.status(status);
+        pages.page(ctx, "login.jte", new Views.LoginView(ConsolePages.anonymous("Sign in"), csrf, error));
     }
 
     void signOut(Context ctx) {
