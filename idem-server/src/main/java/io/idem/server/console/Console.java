@@ -4,6 +4,7 @@ import io.idem.server.api.AssetLinks;
 import io.idem.server.api.HttpApi;
 import io.idem.server.api.JobRequests;
 import io.idem.server.api.Submissions;
+import io.idem.server.config.TrustedProxies;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Handler;
 import java.time.Duration;
@@ -28,9 +29,15 @@ public final class Console {
     private final ConsoleAssets assets = new ConsoleAssets();
     private final LiveStreams streams = new LiveStreams();
 
-    public Console(HttpApi.Parts parts, JobRequests requests, Submissions submissions, AssetLinks links) {
+    public Console(
+            HttpApi.Parts parts,
+            TrustedProxies proxies,
+            JobRequests requests,
+            Submissions submissions,
+            AssetLinks links) {
         gate = new ConsoleGate(
-                new ConsoleSessions(new SessionTable(parts.clock()), new SignInForms(parts.secret(), parts.clock())),
+                new ConsoleSessions(
+                        new SessionTable(parts.clock()), new SignInForms(parts.secret(), parts.clock()), proxies),
                 parts.keys());
         pages = new ConsolePages(gate);
         JobViews views = new JobViews(links);

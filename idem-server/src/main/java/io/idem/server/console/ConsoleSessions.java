@@ -1,5 +1,6 @@
 package io.idem.server.console;
 
+import io.idem.server.config.TrustedProxies;
 import io.javalin.http.Context;
 import java.security.MessageDigest;
 import java.util.Optional;
@@ -18,10 +19,12 @@ final class ConsoleSessions {
 
     private final SessionTable table;
     private final SignInForms forms;
+    private final TrustedProxies proxies;
 
-    ConsoleSessions(SessionTable table, SignInForms forms) {
+    ConsoleSessions(SessionTable table, SignInForms forms, TrustedProxies proxies) {
         this.table = table;
         this.forms = forms;
+        this.proxies = proxies;
     }
 
     /** The live signed-in session named by the request's cookie, if any. */
@@ -81,11 +84,16 @@ final class ConsoleSessions {
         return submitted != null && MessageDigest.isEqual(session.csrf().getBytes(), submitted.getBytes());
     }
 
-    private static void setCookie(Context ctx, String cookie) {
-        ctx.res().addHeader("Set-Cookie", cookie + "; HttpOnly; SameSite=Strict" + secure(ctx));
+    /** Where the request came from, believing forwarded headers only from a trusted proxy. */
+    ForwardedRequest origin(Context ctx) {
+        return ForwardedRequest.of(ctx, proxies);
     }
 
-    private static String secure(Context ctx) {
-        return "https".equals(ctx.scheme()) ? "; Secure" : "";
+    /** {@code Secure} whenever the browser's connection was TLS, even when a trusted proxy ended it. */
+    private void setCookie(Context ctx, String cookie) {
+        ctx.res()
+                .addHeader(
+                        "Set-Cookie",
+                        cookie + "; HttpOnly; SameSite=Strict" + (origin(ctx).overTls() ? "; Secure" : ""));
     }
 }
