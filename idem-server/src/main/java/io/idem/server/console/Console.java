@@ -1,5 +1,6 @@
 package io.idem.server.console;
 
+import io.idem.core.spi.AuditLog;
 import io.idem.server.api.AssetLinks;
 import io.idem.server.api.HttpApi;
 import io.idem.server.api.JobRequests;
@@ -32,6 +33,7 @@ public final class Console {
     public Console(
             HttpApi.Parts parts,
             TrustedProxies proxies,
+            AuditLog audit,
             JobRequests requests,
             Submissions submissions,
             AssetLinks links) {
@@ -41,7 +43,7 @@ public final class Console {
                 parts.keys());
         pages = new ConsolePages(gate);
         JobViews views = new JobViews(links);
-        login = new LoginPage(gate, pages, parts.keys());
+        login = new LoginPage(gate, pages, parts.keys(), new SignInThrottle(parts.clock(), parts.secret()), audit);
         generate = new GeneratePage(gate, pages, parts.routing(), requests, submissions, parts.reads(), views);
         jobs = new JobPages(gate, pages, parts.reads(), views, streams);
         review = new ReviewPage(gate, pages, parts.reads(), parts.review(), parts.reconciler(), views, parts.clock());
