@@ -92,7 +92,14 @@ public final class HttpApi implements AutoCloseable {
             new RouteCheckApi(auth, requests, parts.gate(), maxBytes).install(c);
             parts.chat().install(c, auth, maxBytes);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
-            new io.idem.server.console.Console(parts, requests, submissions, links).install(c);
+            new io.idem.server.console.Console(
+                            parts,
+                            config.trustedProxies(),
+                            new io.idem.postgres.PgAuditLog(parts.database()),
+                            requests,
+                            submissions,
+                            links)
+                    .install(c);
             c.routes.get("/healthz", ctx -> Json.write(ctx, Map.of("status", "ok")));
             c.routes.get("/readyz", ctx -> {
                 boolean ready;

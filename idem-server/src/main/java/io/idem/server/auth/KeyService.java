@@ -117,7 +117,8 @@ public final class KeyService {
         return "idem_" + Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 
-    private static String prefixOf(String secret) {
+    /** A key's first 12 characters: stored and listed as its non-secret prefix. */
+    public static String prefixOf(String secret) {
         return secret.substring(0, Math.min(12, secret.length()));
     }
 

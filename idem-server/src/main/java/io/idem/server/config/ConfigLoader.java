@@ -76,7 +76,23 @@ public final class ConfigLoader {
                         .map(ConfigLoader::publicUrl),
                 breaker(s),
                 Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
-                routing.chat());
+                routing.chat(),
+                trustedProxies(root, s));
+    }
+
+    /** A comma-separated string (either source) or, in the file, a YAML list. */
+    private TrustedProxies trustedProxies(ObjectNode root, Settings s) {
+        String fromEnv = env.get("IDEM_TRUSTED_PROXIES");
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return TrustedProxies.parse("IDEM_TRUSTED_PROXIES", fromEnv);
+        }
+        JsonNode node = root.get("trusted_proxies");
+        if (node != null && node.isArray()) {
+            java.util.List<String> entries = new java.util.ArrayList<>();
+            node.forEach(e -> entries.add(e.isValueNode() ? e.asText() : e.toString()));
+            return TrustedProxies.parse("trusted_proxies", String.join(",", entries));
+        }
+        return TrustedProxies.parse("trusted_proxies", s.text("trusted_proxies", null, ""));
     }
 
     private static io.idem.core.breaker.BreakerSettings breaker(Settings s) {

@@ -15,6 +15,7 @@ import java.util.Set;
  * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
  * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
  * @param chat chat models, chat-only providers and lane policies for {@code /v1/chat/completions}
+ * @param trustedProxies the peers whose X-Forwarded-For / X-Forwarded-Proto headers are believed
  */
 public record IdemConfig(
         String host,
@@ -35,7 +36,8 @@ public record IdemConfig(
         Optional<java.net.URI> publicUrl,
         io.idem.core.breaker.BreakerSettings breaker,
         java.time.Duration healthEvery,
-        io.idem.core.chat.ChatRouting chat) {
+        io.idem.core.chat.ChatRouting chat,
+        TrustedProxies trustedProxies) {
 
     public IdemConfig {
         Objects.requireNonNull(host, "host");
@@ -47,6 +49,7 @@ public record IdemConfig(
         Objects.requireNonNull(routing, "routing");
         inProcessFakes = Set.copyOf(inProcessFakes);
         Objects.requireNonNull(chat, "chat");
+        Objects.requireNonNull(trustedProxies, "trustedProxies");
     }
 
     /** Which parts of Idem this node runs. */
@@ -80,6 +83,7 @@ public record IdemConfig(
         out.append(" reconcile_max_age=").append(reconcileMaxAge.toSeconds()).append('s');
         out.append(" public_url=")
                 .append(publicUrl.map(u -> redactUrl(u.toString())).orElse("[none]"));
+        out.append(" trusted_proxies=").append(trustedProxies);
         out.append(" idempotency_retention=")
                 .append(idempotencyRetention.toHours())
                 .append('h');

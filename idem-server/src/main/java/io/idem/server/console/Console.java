@@ -1,9 +1,11 @@
 package io.idem.server.console;
 
+import io.idem.core.spi.AuditLog;
 import io.idem.server.api.AssetLinks;
 import io.idem.server.api.HttpApi;
 import io.idem.server.api.JobRequests;
 import io.idem.server.api.Submissions;
+import io.idem.server.config.TrustedProxies;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Handler;
 import java.time.Duration;
@@ -28,11 +30,20 @@ public final class Console {
     private final ConsoleAssets assets = new ConsoleAssets();
     private final LiveStreams streams = new LiveStreams();
 
-    public Console(HttpApi.Parts parts, JobRequests requests, Submissions submissions, AssetLinks links) {
-        gate = new ConsoleGate(new ConsoleSessions(parts.clock()), parts.keys());
+    public Console(
+            HttpApi.Parts parts,
+            TrustedProxies proxies,
+            AuditLog audit,
+            JobRequests requests,
+            Submissions submissions,
+            AssetLinks links) {
+        gate = new ConsoleGate(
+                new ConsoleSessions(
+                        new SessionTable(parts.clock()), new SignInForms(parts.secret(), parts.clock()), proxies),
+                parts.keys());
         pages = new ConsolePages(gate);
         JobViews views = new JobViews(links);
-        login = new LoginPage(gate, pages, parts.keys());
+        login = new LoginPage(gate, pages, parts.keys(), new SignInThrottle(parts.clock(), parts.secret()), audit);
         generate = new GeneratePage(gate, pages, parts.routing(), requests, submissions, parts.reads(), views);
         jobs = new JobPages(gate, pages, parts.reads(), views, streams);
         review = new ReviewPage(gate, pages, parts.reads(), parts.review(), parts.reconciler(), views, parts.clock());

@@ -5,6 +5,7 @@ import io.idem.server.auth.KeyService;
 import io.javalin.http.Context;
 import java.net.URI;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Who may do what in the console. Every page and action authenticates the session's key afresh
@@ -30,7 +31,7 @@ final class ConsoleGate {
     }
 
     Optional<Visitor> tryVisitor(Context ctx) {
-        Optional<ConsoleSession> session = sessions.find(ctx).filter(ConsoleSession::signedIn);
+        Optional<ConsoleSession> session = sessions.find(ctx);
         if (session.isEmpty()) {
             return Optional.empty();
         }
@@ -62,9 +63,20 @@ final class ConsoleGate {
 
     /** Refuses a state-changing request that lacks this session's CSRF token or comes from elsewhere. */
     void checkForm(Context ctx, ConsoleSession session) {
+        checkForm(ctx, token -> ConsoleSessions.csrfMatches(session, token));
+    }
+
+    /** Refuses a sign-in post without the sign-in form's token, or from elsewhere. */
+    void checkSignInForm(Context ctx) {
+        if (!sessions.signInFormFresh(ctx)) {
+            throw new ConsoleRefusal(403, "The sign-in form has expired. Reload the page and try again.");
+        }
+        checkForm(ctx, token -> sessions.signInFormMatches(ctx, token));
+    }
+
+    private static void checkForm(Context ctx, Predicate<String> tokenMatches) {
         checkOrigin(ctx);
-        String token = ctx.formParam(ConsoleSessions.CSRF_FIELD);
-        if (!ConsoleSessions.csrfMatches(session, token)) {
+        if (!tokenMatches.test(ctx.formParam(ConsoleSessions.CSRF_FIELD))) {
             throw new ConsoleRefusal(
                     403, "This form has expired or did not come from this console. Reload the page and try again.");
         }

@@ -6,8 +6,8 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * One browser's console session, held only in this node's memory. The API key it signed in with
- * stays here, on the server: the browser holds only the random session id. Each request
+ * One browser's signed-in console session, held only in this node's memory. The API key it signed
+ * in with stays here, on the server: the browser holds only the random session id. Each request
  * authenticates the key again, so a revoked key stops working in the console too. Thread-safe.
  */
 final class ConsoleSession {
@@ -31,7 +31,7 @@ final class ConsoleSession {
 
     ConsoleSession(String id, String secret, String csrf, Instant now) {
         this.id = Objects.requireNonNull(id, "id");
-        this.secret = secret;
+        this.secret = Objects.requireNonNull(secret, "secret");
         this.csrf = Objects.requireNonNull(csrf, "csrf");
         this.createdAt = now;
         this.lastSeen = now;
@@ -41,13 +41,9 @@ final class ConsoleSession {
         return id;
     }
 
-    /** The API key behind this session, or {@code null} before sign-in. Never rendered. */
+    /** The API key behind this session. Never rendered. */
     String secret() {
         return secret;
-    }
-
-    boolean signedIn() {
-        return secret != null;
     }
 
     String csrf() {
@@ -87,6 +83,6 @@ final class ConsoleSession {
 
     @Override
     public String toString() {
-        return "ConsoleSession[signedIn=" + signedIn() + ", createdAt=" + createdAt + "]";
+        return "ConsoleSession[createdAt=" + createdAt + ", lastSeen=" + lastSeen + "]";
     }
 }

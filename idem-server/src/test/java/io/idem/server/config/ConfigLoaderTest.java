@@ -68,4 +68,40 @@ class ConfigLoaderTest {
                 .doesNotContain("super-secret-value-123", "idem_bootstrap_secret_1", "hunter2")
                 .contains("[redacted]");
     }
+
+    @Test
+    void trustedProxiesAreAddressesAndNetworksFromTheFileOrTheEnvironment() throws Exception {
+        assertThat(load(Map.of()).trustedProxies().networks()).isEmpty();
+        IdemConfig fromEnv = load(Map.of("IDEM_TRUSTED_PROXIES", " 10.0.0.0/8, 127.0.0.1 ,fd00::/8"));
+        assertThat(fromEnv.trustedProxies().networks())
+                .extracting(Object::toString)
+                .containsExactly("10.0.0.0/8", "127.0.0.1/32", "fd00:0:0:0:0:0:0:0/8");
+        assertThat(fromEnv.describe()).contains("trusted_proxies=[10.0.0.0/8, 127.0.0.1/32");
+
+        Path file = Files.createTempFile("idem", ".yaml");
+        Files.writeString(file, "trusted_proxies: [192.168.1.0/24, \"::1\"]\n");
+        assertThat(new ConfigLoader(Map.of())
+                        .load(Optional.of(file))
+                        .trustedProxies()
+                        .trusts(java.net.InetAddress.ofLiteral("192.168.1.77")))
+                .isTrue();
+        Files.writeString(file, "trusted_proxies: \"192.168.1.0/24\"\n");
+        assertThat(new ConfigLoader(Map.of("IDEM_TRUSTED_PROXIES", "10.1.2.3"))
+                        .load(Optional.of(file))
+                        .trustedProxies()
+                        .networks())
+                .extracting(Object::toString)
+                .containsExactly("10.1.2.3/32");
+    }
+
+    @Test
+    void aBadTrustedProxyIsQuotedAndNeverLookedUpAsAName() {
+        for (String bad : new String[] {"10.0.0.300", "10.0.0.1/8", "10.0.0.0/33", "proxy.example", "10.0.0.0/x"}) {
+            assertThatThrownBy(() -> load(Map.of("IDEM_TRUSTED_PROXIES", "127.0.0.1," + bad)))
+                    .as(bad)
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("IDEM_TRUSTED_PROXIES")
+                    .hasMessageContaining("'" + bad + "'");
+        }
+    }
 }

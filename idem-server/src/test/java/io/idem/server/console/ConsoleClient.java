@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.CookieManager;
 import java.net.HttpCookie;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -23,14 +24,24 @@ final class ConsoleClient {
     private final String base;
     private final CookieManager cookies = new CookieManager();
     private final HttpClient http;
+    private final Map<String, String> headers;
 
     ConsoleClient(String base) {
+        this(base, null, Map.of());
+    }
+
+    /**
+     * A browser that connects from a given local address (null: any) and sends these headers on
+     * every page and form post, as a proxy in front of Idem would add them.
+     */
+    ConsoleClient(String base, InetAddress from, Map<String, String> headers) {
         this.base = base;
-        this.http = HttpClient.newBuilder()
+        this.headers = Map.copyOf(headers);
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .cookieHandler(cookies)
                 .followRedirects(HttpClient.Redirect.NORMAL)
-                .connectTimeout(Duration.ofSeconds(5))
-                .build();
+                .connectTimeout(Duration.ofSeconds(5));
+        this.http = (from == null ? builder : builder.localAddress(from)).build();
     }
 
     /** Signs in through the form, as a person would. */
@@ -111,6 +122,7 @@ final class ConsoleClient {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
+        headers.forEach(request::header);
         try {
             return http.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

@@ -206,6 +206,32 @@ class ConsoleSecurityTest {
     }
 
     @Test
+    void aFloodOfAnonymousSignInPagesLeavesASignedInOperatorSignedIn() throws Exception {
+        ConsoleClient admin = ConsoleClient.signedIn(base, TestServer.ADMIN_KEY);
+        var http = java.net.http.HttpClient.newHttpClient();
+        var page = java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + "/console/login"))
+                .build();
+        var ok = new java.util.concurrent.atomic.AtomicInteger();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+            for (int i = 0; i <= SessionTable.CAPACITY; i++) {
+                pool.submit(() -> {
+                    var reply = http.send(page, HttpResponse.BodyHandlers.ofString());
+                    if (reply.statusCode() == 200
+                            && reply.headers()
+                                    .firstValue("Set-Cookie")
+                                    .orElse("")
+                                    .startsWith(ConsoleSessions.FORM_COOKIE)) {
+                        ok.incrementAndGet();
+                    }
+                    return null;
+                });
+            }
+        }
+        assertThat(ok).hasValue(SessionTable.CAPACITY + 1);
+        assertThat(admin.get("/console/review").uri().getPath()).isEqualTo("/console/review");
+    }
+
+    @Test
     void signOutEndsTheSessionAndItsStreams() {
         ConsoleClient admin = ConsoleClient.signedIn(base, TestServer.ADMIN_KEY);
         HttpResponse<String> out = admin.postWithToken("/console/logout", Map.of());
