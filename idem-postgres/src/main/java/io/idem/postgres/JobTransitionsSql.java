@@ -124,7 +124,7 @@ final class JobTransitionsSql {
             ps.setObject(3, lease.token());
             ps.setString(4, actor);
             ps.setTimestamp(5, JobRows.timestamp(now));
-            return count(ps) == 1;
+            return UnexpectedRowCountException.oneRow(count(ps), "release", lease.jobId());
         }
     }
 
@@ -169,7 +169,7 @@ final class JobTransitionsSql {
             ps.setString(i++, col.reviewReason());
             ps.setString(i++, col.errorMessage());
             ps.setTimestamp(i, ts);
-            return count(ps) == 1;
+            return UnexpectedRowCountException.oneRow(count(ps), "move to " + to.wire(), lease.jobId());
         }
     }
 
@@ -181,7 +181,7 @@ final class JobTransitionsSql {
             ps.setObject(3, attemptId);
             ps.setObject(4, lease.jobId());
             ps.setObject(5, lease.token());
-            return ps.executeUpdate() == 1;
+            return UnexpectedRowCountException.oneRow(ps.executeUpdate(), "failover note", lease.jobId());
         }
     }
 

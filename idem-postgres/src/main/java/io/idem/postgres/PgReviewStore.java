@@ -205,7 +205,7 @@ public final class PgReviewStore implements ReviewStore {
             ps.setString(i++, outcome);
             ps.setString(i++, note);
             ps.setTimestamp(i, ts);
-            return count(ps) == 1;
+            return UnexpectedRowCountException.oneRow(count(ps), "review success", jobId);
         }
     }
 
@@ -265,7 +265,8 @@ public final class PgReviewStore implements ReviewStore {
                 ps.setString(i++, detail);
                 ps.setBoolean(i++, billed);
                 ps.setTimestamp(i, ts);
-                boolean moved = count(ps) == 1;
+                boolean moved = UnexpectedRowCountException.oneRow(
+                        count(ps), "close undelivered", held.job().id());
                 if (!moved) {
                     c.rollback();
                 }
@@ -321,7 +322,8 @@ public final class PgReviewStore implements ReviewStore {
                 ps.setString(i++, actor);
                 ps.setString(i++, detail);
                 ps.setTimestamp(i, ts);
-                boolean moved = count(ps) == 1;
+                boolean moved = UnexpectedRowCountException.oneRow(
+                        count(ps), "fail rejected", held.job().id());
                 if (!moved) {
                     c.rollback();
                 }
@@ -352,7 +354,8 @@ public final class PgReviewStore implements ReviewStore {
                 ps.setObject(4, held.hold());
                 ps.setString(5, actor);
                 ps.setTimestamp(6, ts);
-                return count(ps) == 1;
+                return UnexpectedRowCountException.oneRow(
+                        count(ps), "expire", held.job().id());
             }
         });
     }
@@ -407,7 +410,7 @@ public final class PgReviewStore implements ReviewStore {
                 ps.setString(i++, action);
                 ps.setString(i++, note);
                 ps.setTimestamp(i, ts);
-                return count(ps) == 1;
+                return UnexpectedRowCountException.oneRow(count(ps), "resolve " + action, jobId);
             }
         });
     }

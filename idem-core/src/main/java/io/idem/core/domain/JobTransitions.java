@@ -49,9 +49,22 @@ public final class JobTransitions {
     }
 
     /** A transition that the whitelist does not allow: always a bug in the caller. */
-    public static final class IllegalTransitionException extends IllegalStateException {
+    public static final class IllegalTransitionException extends io.idem.core.IdemException {
+        private final JobState from;
+        private final JobState to;
+
         public IllegalTransitionException(JobState from, JobState to) {
             super("illegal job transition " + from.wire() + " -> " + to.wire());
+            this.from = from;
+            this.to = to;
+        }
+
+        public JobState from() {
+            return from;
+        }
+
+        public JobState to() {
+            return to;
         }
     }
 }

@@ -6,7 +6,7 @@ import java.util.Map;
  * A request Idem refuses, with the HTTP status, a stable machine-readable code and a message for
  * people. Thrown by handlers and rendered as {@code {"error": {...}}} by {@link ApiErrors}.
  */
-public final class ApiError extends RuntimeException {
+public final class ApiError extends io.idem.core.IdemException {
     private final int status;
     private final String code;
     private final Map<String, Object> extra;
@@ -16,7 +16,7 @@ public final class ApiError extends RuntimeException {
     }
 
     public ApiError(int status, String code, String message, Map<String, Object> extra) {
-        super(message, null, false, false);
+        super(message, false);
         this.status = status;
         this.code = code;
         this.extra = Map.copyOf(extra);

@@ -1,11 +1,11 @@
 package io.idem.server.console;
 
 /** A console request refused with a status and a message for the person at the screen. */
-final class ConsoleRefusal extends RuntimeException {
+final class ConsoleRefusal extends io.idem.core.IdemException {
     private final int status;
 
     ConsoleRefusal(int status, String message) {
-        super(message, null, false, false);
+        super(message, false);
         this.status = status;
     }
 
@@ -18,9 +18,9 @@ final class ConsoleRefusal extends RuntimeException {
     }
 
     /** The visitor is not signed in (or the key was revoked): answered with the sign-in page. */
-    static final class SignInRequired extends RuntimeException {
+    static final class SignInRequired extends io.idem.core.IdemException {
         SignInRequired() {
-            super("sign in first", null, false, false);
+            super("sign in first", false);
         }
     }
 }
