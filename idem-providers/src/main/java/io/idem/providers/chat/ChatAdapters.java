@@ -23,12 +23,6 @@ public final class ChatAdapters {
 
     private ChatAdapters() {}
 
-    /** With keys from {@code System.getenv} and only each adapter's own key and the shapes redacted. */
-    public static ChatAdapter create(
-            ProviderSettings settings, Optional<String> answersFile, Collection<String> vendorModels) {
-        return create(settings, answersFile, vendorModels, System::getenv, Redactor.shapesOnly());
-    }
-
     /**
      * @param answersFile the {@code static} provider's answers (empty: the built-in demo answers)
      * @param vendorModels the vendor model ids the provider serves (Ollama's health checks them)

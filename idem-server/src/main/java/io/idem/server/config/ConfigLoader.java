@@ -76,7 +76,24 @@ public final class ConfigLoader {
                         .map(ConfigLoader::publicUrl),
                 breaker(s),
                 Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
-                routing.chat());
+                routing.chat(),
+                credentials(routing));
+    }
+
+    /** The value of every key variable a job or chat-only provider names, where the environment sets one. */
+    private Map<String, String> credentials(RoutingReader.Result routing) {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        java.util.stream.Stream.concat(
+                        routing.routing().providers().values().stream(),
+                        routing.chat().chatOnlyProviders().values().stream())
+                .flatMap(p -> p.apiKeyEnv().stream())
+                .forEach(variable -> {
+                    String value = env.get(variable);
+                    if (value != null && !value.isBlank()) {
+                        values.put(variable, value);
+                    }
+                });
+        return values;
     }
 
     private static io.idem.core.breaker.BreakerSettings breaker(Settings s) {
