@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  * of an exception that would leave the attempt unexplained. A collaborator each adapter holds, not
  * a base class: what a vendor does differently stays in its adapter.
  *
- * <p>The key is resolved on every use, so a rotated variable takes effect without a restart. No
- * message here quotes it, and every word the vendor says goes through {@link #text()}, which hides
- * the node's secrets and the key. Thread-safe.
+ * <p>The key is resolved on every use from the environment the adapter was given (the server's is
+ * the one its configuration was read from at start). No message here quotes it, and every word the
+ * vendor says goes through {@link #text()}, which hides the node's secrets and the key. Thread-safe.
  */
 public final class VendorCalls {
     /** How long a call that cannot bill (a lookup, a cancel) may take. */
