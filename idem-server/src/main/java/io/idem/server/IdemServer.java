@@ -5,6 +5,7 @@ import io.idem.core.engine.LeaseSweeper;
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
+import io.idem.core.text.Redactor;
 import io.idem.postgres.Database;
 import io.idem.postgres.EmbeddedDatabase;
 import io.idem.postgres.JobWakeups;
@@ -19,6 +20,7 @@ import io.idem.server.assets.FileAssetStore;
 import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.config.IdemConfig;
+import io.idem.server.redaction.NodeRedaction;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +28,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,13 +76,17 @@ public final class IdemServer implements AutoCloseable {
         resources.push(database);
         ServerSecret secret =
                 config.secret().map(ServerSecret::of).orElseGet(() -> ServerSecret.loadOrCreate(config.dataDir()));
+        // Before any adapter exists: whatever a vendor says passes through it (docs/providers.md#redaction).
+        Redactor redactor = NodeRedaction.start(config, secret);
+        UnaryOperator<String> vendorKeys = config.credentials()::get;
 
         Routing routing = withInProcessFakes(config);
         Map<String, ProviderRegistry.Provider> providers = new LinkedHashMap<>();
         routing.providers()
-                .forEach((name, settings) ->
-                        providers.put(name, new ProviderRegistry.Provider(settings, Adapters.create(settings))));
-        ProviderRegistry registry = new ProviderRegistry(providers);
+                .forEach((name, settings) -> providers.put(
+                        name,
+                        new ProviderRegistry.Provider(settings, Adapters.create(settings, vendorKeys, redactor))));
+        ProviderRegistry registry = new ProviderRegistry(providers, redactor);
 
         KeyService keys = new KeyService(new PgApiKeys(database), clock);
         bootstrapAdmin(config, keys, console);
@@ -148,7 +155,9 @@ public final class IdemServer implements AutoCloseable {
                     secret,
                     config.idempotencyRetention(),
                     config.healthEvery(),
-                    clock));
+                    clock,
+                    vendorKeys,
+                    redactor));
             resources.push(chat);
             http = HttpApi.start(
                     config,

@@ -263,10 +263,13 @@ class ReviewTest {
     }
 
     private static ProviderRegistry registryOf(TestServer on) {
-        return new ProviderRegistry(Map.of(
-                "primary",
-                new ProviderRegistry.Provider(
-                        settingsOf(on, "primary"), io.idem.providers.Adapters.create(settingsOf(on, "primary")))));
+        return new ProviderRegistry(
+                Map.of(
+                        "primary",
+                        new ProviderRegistry.Provider(
+                                settingsOf(on, "primary"),
+                                io.idem.providers.Adapters.create(settingsOf(on, "primary")))),
+                io.idem.core.text.Redactor.shapesOnly());
     }
 
     private static io.idem.core.provider.ProviderSettings settingsOf(TestServer on, String name) {

@@ -3,6 +3,7 @@ package io.idem.core.chat;
 import io.idem.core.breaker.Admission;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.text.Redactor;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -33,15 +34,20 @@ public final class ChatEngine {
     /**
      * @param models every chat model by name
      * @param adapters the chat adapter of every provider that serves a model
+     * @param redactor what every adapter's failures and health answers pass through before they are
+     *     audited, logged or answered with
      */
     public ChatEngine(
             Map<String, ChatModel> models,
             Map<String, ChatAdapter> adapters,
             ProviderGate gate,
             ChatAuditSink audit,
-            InstantSource clock) {
+            InstantSource clock,
+            Redactor redactor) {
         this.models = Map.copyOf(models);
-        this.adapters = Map.copyOf(adapters);
+        Map<String, ChatAdapter> guarded = new java.util.HashMap<>();
+        adapters.forEach((provider, adapter) -> guarded.put(provider, new RedactingChatAdapter(adapter, redactor)));
+        this.adapters = Map.copyOf(guarded);
         this.gate = Objects.requireNonNull(gate, "gate");
         this.audit = Objects.requireNonNull(audit, "audit");
         this.clock = Objects.requireNonNull(clock, "clock");

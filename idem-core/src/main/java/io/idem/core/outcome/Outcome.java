@@ -1,6 +1,7 @@
 package io.idem.core.outcome;
 
 import io.idem.core.domain.Billable;
+import io.idem.core.text.Redactor;
 import java.math.BigDecimal;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,6 +23,28 @@ public sealed interface Outcome {
 
     /** The vendor's request id when known. */
     Optional<String> providerRequestId();
+
+    /**
+     * This outcome with its code and message passed through {@code redactor}; the result, the
+     * status and the request id are kept as they are.
+     */
+    default Outcome redactedBy(Redactor redactor) {
+        return switch (this) {
+            case Confirmed c -> c;
+            case Unavailable u ->
+                new Unavailable(redactor.redact(u.code()), redactor.redact(u.message()), u.httpStatus(), u.requestId());
+            case Rejected r ->
+                new Rejected(
+                        r.kind(),
+                        redactor.redact(r.code()),
+                        redactor.redact(r.message()),
+                        r.httpStatus(),
+                        r.requestId());
+            case AdapterFault f -> new AdapterFault(redactor.redact(f.message()), f.mayHaveSent());
+            case Unconfirmed u ->
+                new Unconfirmed(redactor.redact(u.code()), redactor.redact(u.message()), u.httpStatus(), u.requestId());
+        };
+    }
 
     /** The result is in hand (or a poll reported terminal success). */
     record Confirmed(GenerationResult result, int httpStatus, String requestId, BigDecimal costUsd) implements Outcome {

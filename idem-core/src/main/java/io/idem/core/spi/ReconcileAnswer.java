@@ -1,9 +1,22 @@
 package io.idem.core.spi;
 
 import io.idem.core.outcome.Outcome;
+import io.idem.core.text.Redactor;
 
 /** What a vendor says, when asked later, about an earlier call. */
 public sealed interface ReconcileAnswer {
+
+    /** This answer with its words passed through {@code redactor}. */
+    default ReconcileAnswer redactedBy(Redactor redactor) {
+        return switch (this) {
+            case Delivered d -> d;
+            case NotBilled n -> new NotBilled(redactor.redact(n.detail()));
+            case Failed f -> new Failed(redactor.redact(f.detail()), f.billed());
+            case Rejected r -> new Rejected(r.kind(), redactor.redact(r.code()), redactor.redact(r.detail()));
+            case StillUnknown s -> new StillUnknown(redactor.redact(s.detail()));
+            case Unsupported u -> new Unsupported(redactor.redact(u.detail()));
+        };
+    }
     /** The vendor delivered; the result is in hand. */
     record Delivered(Outcome.Confirmed outcome) implements ReconcileAnswer {}
 

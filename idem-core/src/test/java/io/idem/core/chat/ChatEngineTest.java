@@ -13,6 +13,7 @@ import io.idem.core.domain.Billable;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.core.text.Redactor;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -43,12 +44,14 @@ class ChatEngineTest {
     private final Scripted a = new Scripted();
     private final Scripted b = new Scripted();
     private final Scripted c = new Scripted();
+    private static final String KEY = "chat-vendor-key-0123456789";
     private final ChatEngine engine = new ChatEngine(
             Map.of("ma", model("ma", "pa"), "mb", model("mb", "pb"), "mc", model("mc", "pc")),
             Map.of("pa", a, "pb", b, "pc", c),
             gate,
             audit,
-            InstantSource.system());
+            InstantSource.system(),
+            Redactor.of(List.of(KEY)));
 
     private static ChatModel model(String name, String provider) {
         return new ChatModel(name, provider, "v-" + name, BigDecimal.ONE, BigDecimal.TWO);
@@ -88,6 +91,30 @@ class ChatEngineTest {
         ChatAttempt servedAttempt = audit.attempts.get(1);
         assertThat(servedAttempt.result().billable()).isEqualTo(Billable.YES);
         assertThat(servedAttempt.result().costUsd()).isEqualByComparingTo("0.000020");
+    }
+
+    @Test
+    void aFailureThatQuotesAKeyIsAuditedAndReportedWithoutIt() {
+        a.reply = new ChatReply.Failed(
+                new Outcome.Rejected(RejectionKind.CONFIG, "invalid_api_key", "bad key " + KEY, 401, null));
+        var result = engine.complete(chain(Trigger.all(), "ma"), REQUEST, caller(UnconfirmedPolicy.FAILOVER));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        ChainResult.Failed.class,
+                        failed -> assertThat(failed.failure().toString()).doesNotContain(KEY));
+        assertThat(audit.attempts)
+                .singleElement()
+                .satisfies(attempt -> assertThat(attempt.result().message()).contains("bad key [redacted]"));
+    }
+
+    @Test
+    void aStreamFailureThatQuotesAKeyIsAuditedWithoutIt() {
+        a.events = List.of(new ChatEvent.Failed(new Outcome.Unavailable("stream_error", "echo Key " + KEY, 200, null)));
+        var start = engine.stream(chain(Trigger.all(), "ma"), REQUEST, caller(UnconfirmedPolicy.FAILOVER));
+        assertThat(start.toString()).doesNotContain(KEY);
+        assertThat(audit.attempts)
+                .singleElement()
+                .satisfies(attempt -> assertThat(attempt.result().message()).contains("echo Key [redacted]"));
     }
 
     @Test

@@ -2,12 +2,14 @@ package io.idem.providers.chat;
 
 import io.idem.core.chat.ChatAdapter;
 import io.idem.core.provider.ProviderSettings;
+import io.idem.core.text.Redactor;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 
 /**
  * Creates the chat adapter a provider's configuration names, beside {@code Adapters} for jobs: a
@@ -24,16 +26,22 @@ public final class ChatAdapters {
     /**
      * @param answersFile the {@code static} provider's answers (empty: the built-in demo answers)
      * @param vendorModels the vendor model ids the provider serves (Ollama's health checks them)
+     * @param environment where the adapter reads its key
+     * @param redactor the node's secrets, hidden in everything the vendor says
      */
     public static ChatAdapter create(
-            ProviderSettings settings, Optional<String> answersFile, Collection<String> vendorModels) {
+            ProviderSettings settings,
+            Optional<String> answersFile,
+            Collection<String> vendorModels,
+            UnaryOperator<String> environment,
+            Redactor redactor) {
         return switch (settings.adapter()) {
             case "static" ->
                 new StaticChatAdapter(
                         answersFile.map(Path::of).map(StaticAnswers::read).orElseGet(StaticAnswers::demo));
-            case "fake" -> new FakeChatAdapter(settings, client(settings));
-            case "openai_chat" -> new OpenAiChatAdapter(settings, client(settings));
-            case "ollama" -> new OllamaChatAdapter(settings, client(settings), vendorModels);
+            case "fake" -> new FakeChatAdapter(settings, client(settings), environment, redactor);
+            case "openai_chat" -> new OpenAiChatAdapter(settings, client(settings), environment, redactor);
+            case "ollama" -> new OllamaChatAdapter(settings, client(settings), vendorModels, environment, redactor);
             default ->
                 throw new IllegalArgumentException("provider '" + settings.name() + "': adapter '" + settings.adapter()
                         + "' has no chat side; known: " + KNOWN);

@@ -3,7 +3,6 @@ package io.idem.providers.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
-import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorText;
 import java.util.Set;
 
@@ -21,11 +20,11 @@ final class ChatErrors {
 
     private ChatErrors() {}
 
-    static Outcome classify(int status, byte[] body, String requestId, Credential credential) {
+    static Outcome classify(int status, byte[] body, String requestId, VendorText text) {
         JsonNode error = ChatJson.parse(body).map(root -> root.path("error")).orElse(ChatJson.MISSING);
         String code = name(error).orElse("http_" + status);
-        String message = VendorText.safe(
-                error.path("message").isTextual() ? error.path("message").asText() : "HTTP " + status, credential);
+        String message = text.safe(
+                error.path("message").isTextual() ? error.path("message").asText() : "HTTP " + status);
         if (QUOTA.contains(code)) {
             return new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
         }

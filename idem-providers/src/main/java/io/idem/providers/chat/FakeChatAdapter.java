@@ -6,6 +6,7 @@ import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatStream;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.HealthAnswer;
+import io.idem.core.text.Redactor;
 import java.net.http.HttpClient;
 import java.util.function.UnaryOperator;
 
@@ -19,11 +20,17 @@ public final class FakeChatAdapter implements ChatAdapter {
     private final OpenAiChatAdapter wire;
 
     public FakeChatAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv);
+        this(settings, client, System::getenv, Redactor.shapesOnly());
     }
 
-    FakeChatAdapter(ProviderSettings settings, HttpClient client, UnaryOperator<String> environment) {
-        this.wire = new OpenAiChatAdapter(settings, client, environment, "/v1/chat/completions", "/health", true);
+    /**
+     * @param environment where the key is read, if the provider names one
+     * @param redactor hides the node's secrets in whatever the vendor says
+     */
+    public FakeChatAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this.wire =
+                new OpenAiChatAdapter(settings, client, environment, redactor, "/v1/chat/completions", "/health", true);
     }
 
     @Override

@@ -15,6 +15,7 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.HealthAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
@@ -52,24 +53,32 @@ public final class OllamaChatAdapter implements ChatAdapter {
     private final ProviderSettings settings;
     private final HttpClient client;
     private final UnaryOperator<String> environment;
+    private final Redactor redactor;
     private final Collection<String> models;
     private final URI chat;
     private final URI tags;
 
     /** @param models the vendor model ids this provider must have pulled to be healthy */
     public OllamaChatAdapter(ProviderSettings settings, HttpClient client, Collection<String> models) {
-        this(settings, client, models, System::getenv);
+        this(settings, client, models, System::getenv, Redactor.shapesOnly());
     }
 
-    OllamaChatAdapter(
+    /**
+     * @param environment where the key is read, if the provider names one ({@code System::getenv} in
+     *     production)
+     * @param redactor hides the node's secrets in whatever Ollama says
+     */
+    public OllamaChatAdapter(
             ProviderSettings settings,
             HttpClient client,
             Collection<String> models,
-            UnaryOperator<String> environment) {
+            UnaryOperator<String> environment,
+            Redactor redactor) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.client = Objects.requireNonNull(client, "client");
         this.models = List.copyOf(models);
         this.environment = Objects.requireNonNull(environment, "environment");
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
         String base = settings.baseUrl().toString().replaceAll("/+$", "");
         this.chat = URI.create(base + "/api/chat");
         this.tags = URI.create(base + "/api/tags");
@@ -86,7 +95,7 @@ public final class OllamaChatAdapter implements ChatAdapter {
         try {
             return switch (VendorExchange.send(client, request(call, credential, tracker), tracker)) {
                 case VendorExchange.Failed failed -> new ChatReply.Failed(failed.outcome());
-                case VendorExchange.Answered answered -> read(answered.response(), credential);
+                case VendorExchange.Answered answered -> read(answered.response(), VendorText.of(redactor, credential));
             };
         } catch (RuntimeException e) {
             log.warn("ollama adapter '{}' failed on {}", settings.name(), call.reference(), e);
@@ -105,13 +114,14 @@ public final class OllamaChatAdapter implements ChatAdapter {
                     new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null));
         }
         SendTracker tracker = SendTracker.track(body(call, true));
+        VendorText text = VendorText.of(redactor, credential);
         return StreamingExchange.start(
                 client,
                 request(call, credential, tracker),
                 tracker,
                 "x-request-id",
-                OllamaChatAdapter::readStream,
-                (status, body, requestId) -> classify(status, body, credential));
+                (body, out, requestId) -> readStream(body, out, requestId, text),
+                (status, body, requestId) -> classify(status, body, text));
     }
 
     @Override
@@ -188,9 +198,9 @@ public final class OllamaChatAdapter implements ChatAdapter {
         }
     }
 
-    private static ChatReply read(HttpResponse<byte[]> response, Credential credential) {
+    private static ChatReply read(HttpResponse<byte[]> response, VendorText text) {
         if (response.statusCode() != 200) {
-            return new ChatReply.Failed(classify(response.statusCode(), response.body(), credential));
+            return new ChatReply.Failed(classify(response.statusCode(), response.body(), text));
         }
         Optional<JsonNode> root = ChatJson.parse(response.body());
         JsonNode content = root.map(r -> r.path("message").path("content")).orElse(ChatJson.MISSING);
@@ -207,7 +217,8 @@ public final class OllamaChatAdapter implements ChatAdapter {
                 Optional.empty()));
     }
 
-    private static void readStream(InputStream body, QueuedChatStream out, String requestId) throws IOException {
+    private static void readStream(InputStream body, QueuedChatStream out, String requestId, VendorText text)
+            throws IOException {
         SseLines.ndjson(body, line -> {
             if (out.closed()) {
                 return false;
@@ -222,7 +233,10 @@ public final class OllamaChatAdapter implements ChatAdapter {
             if (chunk.has("error")) {
                 // A local model bills nothing: a mid-stream error is unavailable (vendor-apis.md §5).
                 out.emit(new ChatEvent.Failed(new Outcome.Unavailable(
-                        "stream_error", chunk.path("error").asText("an error line in the stream"), 200, requestId)));
+                        "stream_error",
+                        text.safe(chunk.path("error").asText("an error line in the stream")),
+                        200,
+                        requestId)));
                 return false;
             }
             JsonNode content = chunk.path("message").path("content");
@@ -247,10 +261,10 @@ public final class OllamaChatAdapter implements ChatAdapter {
                 Math.max(0, last.path("eval_count").asLong(0)));
     }
 
-    static Outcome classify(int status, byte[] body, Credential credential) {
+    static Outcome classify(int status, byte[] body, VendorText text) {
         String error =
                 ChatJson.parse(body).flatMap(r -> ChatJson.text(r, "error")).orElse("HTTP " + status);
-        String message = VendorText.safe(error, credential);
+        String message = text.safe(error);
         String code = "http_" + status;
         return switch (status) {
             case 400 -> new Outcome.Rejected(RejectionKind.USER_ERROR, code, message, status, null);

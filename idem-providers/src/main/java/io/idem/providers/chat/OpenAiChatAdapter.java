@@ -12,9 +12,11 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.HealthAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -50,12 +52,22 @@ public final class OpenAiChatAdapter implements ChatAdapter {
     private final ProviderSettings settings;
     private final HttpClient client;
     private final UnaryOperator<String> environment;
+    private final Redactor redactor;
     private final URI completions;
     private final URI health;
     private final boolean simulates;
 
     public OpenAiChatAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, "/chat/completions", "/models", false);
+        this(settings, client, System::getenv, Redactor.shapesOnly());
+    }
+
+    /**
+     * @param environment where the key is read ({@code System::getenv} in production)
+     * @param redactor hides the node's secrets in whatever the vendor says
+     */
+    public OpenAiChatAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this(settings, client, environment, redactor, "/chat/completions", "/models", false);
     }
 
     /**
@@ -66,12 +78,14 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             ProviderSettings settings,
             HttpClient client,
             UnaryOperator<String> environment,
+            Redactor redactor,
             String completionsPath,
             String healthPath,
             boolean simulates) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.client = Objects.requireNonNull(client, "client");
         this.environment = Objects.requireNonNull(environment, "environment");
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
         String base = settings.baseUrl().toString().replaceAll("/+$", "");
         this.completions = URI.create(base + completionsPath);
         this.health = URI.create(base + healthPath);
@@ -112,13 +126,14 @@ public final class OpenAiChatAdapter implements ChatAdapter {
         SendTracker tracker =
                 SendTracker.track(ChatJson.openAiBody(call.request().vendorFields(), call.vendorModel(), true));
         HttpRequest request = request(call, credential, tracker, "text/event-stream");
+        VendorText text = VendorText.of(redactor, credential);
         return StreamingExchange.start(
                 client,
                 request,
                 tracker,
                 "x-request-id",
-                OpenAiChatAdapter::readStream,
-                (status, body, requestId) -> ChatErrors.classify(status, body, requestId, credential));
+                (body, out, requestId) -> readStream(body, out, requestId, text),
+                (status, body, requestId) -> ChatErrors.classify(status, body, requestId, text));
     }
 
     @Override
@@ -168,8 +183,8 @@ public final class OpenAiChatAdapter implements ChatAdapter {
     private ChatReply read(HttpResponse<byte[]> response, Credential credential) {
         String requestId = response.headers().firstValue("x-request-id").orElse(null);
         if (response.statusCode() != 200) {
-            return new ChatReply.Failed(
-                    ChatErrors.classify(response.statusCode(), response.body(), requestId, credential));
+            return new ChatReply.Failed(ChatErrors.classify(
+                    response.statusCode(), response.body(), requestId, VendorText.of(redactor, credential)));
         }
         Optional<JsonNode> root = ChatJson.parse(response.body());
         JsonNode choice = root.map(r -> r.path("choices").path(0)).orElse(ChatJson.MISSING);
@@ -185,7 +200,8 @@ public final class OpenAiChatAdapter implements ChatAdapter {
     }
 
     /** Reads OpenAI's SSE frames into events; {@code [DONE]} ends the stream. */
-    private static void readStream(InputStream body, QueuedChatStream out, String requestId) throws IOException {
+    private static void readStream(InputStream body, QueuedChatStream out, String requestId, VendorText text)
+            throws IOException {
         StreamState state = new StreamState(requestId);
         SseLines.sse(body, data -> {
             if (out.closed()) {
@@ -203,7 +219,9 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             }
             JsonNode frame = chunk.get();
             if (frame.has("error")) {
-                String message = ChatJson.text(frame.path("error"), "message").orElse("an error frame in the stream");
+                String message = ChatJson.text(frame.path("error"), "message")
+                        .map(text::safe)
+                        .orElse("an error frame in the stream");
                 out.emit(new ChatEvent.Failed(new Outcome.Unconfirmed("stream_error", message, 200, state.id)));
                 return false;
             }

@@ -9,6 +9,7 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
@@ -39,12 +40,17 @@ public final class FakeAdapter implements ProviderAdapter {
     private final FakeFollowUp followUp;
 
     public FakeAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv);
+        this(settings, client, System::getenv, Redactor.shapesOnly());
     }
 
-    /** With {@code environment} standing in for {@code System.getenv}, for tests. */
-    FakeAdapter(ProviderSettings settings, HttpClient client, UnaryOperator<String> environment) {
-        this.calls = new VendorCalls("fake", settings, client, environment);
+    /**
+     * @param environment where the key is read, if the provider names one ({@code System::getenv} in
+     *     production)
+     * @param redactor hides the node's secrets in whatever the vendor says
+     */
+    public FakeAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this.calls = new VendorCalls("fake", settings, client, environment, redactor);
         this.endpoints = FakeEndpoints.of(settings.baseUrl());
         this.followUp = new FakeFollowUp(calls, endpoints, settings.costPerImageUsd());
     }
@@ -66,7 +72,8 @@ public final class FakeAdapter implements ProviderAdapter {
             return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
-                    FakeAnswerReader.read(answered.response(), calls.settings().costPerImageUsd());
+                    FakeAnswerReader.read(
+                            answered.response(), calls.settings().costPerImageUsd(), calls.text(credential));
             };
         });
     }

@@ -19,7 +19,7 @@ final class FakeAnswerReader {
     private FakeAnswerReader() {}
 
     /** Throws only on a bug (an unexpected runtime exception), which the adapter turns into a fault. */
-    static Outcome read(HttpResponse<byte[]> response, BigDecimal pricePerImage) {
+    static Outcome read(HttpResponse<byte[]> response, BigDecimal pricePerImage, VendorText text) {
         int status = response.statusCode();
         String requestId = response.headers().firstValue("X-Request-Id").orElse(null);
         if (status == 200) {
@@ -27,9 +27,8 @@ final class FakeAnswerReader {
         }
         byte[] body = response.body();
         Optional<String> code = FakeGenerationJson.errorField(body, "code");
-        String message = FakeGenerationJson.errorField(body, "message")
-                .map(VendorText::clip)
-                .orElse("HTTP " + status);
+        String message =
+                FakeGenerationJson.errorField(body, "message").map(text::safe).orElse("HTTP " + status);
         if (status == 429) {
             return new Outcome.Unavailable("rate_limited", message, status, requestId);
         }

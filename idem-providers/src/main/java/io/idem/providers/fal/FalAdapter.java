@@ -8,6 +8,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.PollSchedule;
@@ -44,17 +45,27 @@ public final class FalAdapter implements ProviderAdapter {
     private final FalFollowUp followUp;
 
     public FalAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, InstantSource.system(), PollSchedule.STANDARD);
+        this(settings, client, System::getenv, Redactor.shapesOnly());
     }
 
-    /** With the environment, the clock and the poll pace standing in for the real ones, for tests. */
+    /**
+     * @param environment where the key is read ({@code System::getenv} in production)
+     * @param redactor hides the node's secrets in whatever fal says
+     */
+    public FalAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this(settings, client, environment, redactor, InstantSource.system(), PollSchedule.STANDARD);
+    }
+
+    /** With the clock and the poll pace standing in for the real ones, for tests. */
     FalAdapter(
             ProviderSettings settings,
             HttpClient client,
             UnaryOperator<String> environment,
+            Redactor redactor,
             InstantSource clock,
             PollSchedule schedule) {
-        this.calls = new VendorCalls("fal", "Key", settings, client, environment);
+        this.calls = new VendorCalls("fal", "Key", settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         FalEndpoints endpoints = FalEndpoints.of(settings.baseUrl());
         FalQueue queue = new FalQueue(calls, endpoints);

@@ -69,7 +69,8 @@ final class FalCompletion {
         }
         boolean requestError = status == 400 || status == 422 || (completed.failed() && status >= 500);
         if (requestError) {
-            return Optional.of(FalErrors.requestFailed(status, response.body(), response.headers(), requestId));
+            return Optional.of(
+                    FalErrors.requestFailed(status, response.body(), response.headers(), requestId, queue.text()));
         }
         return Optional.empty();
     }

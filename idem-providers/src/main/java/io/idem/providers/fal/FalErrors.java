@@ -22,7 +22,7 @@ final class FalErrors {
     /** What one error answer says: the vendor's code, its words, and whether it is a policy refusal. */
     record VendorError(String code, String message, boolean policy) {}
 
-    static VendorError read(int status, byte[] body, HttpHeaders headers) {
+    static VendorError read(int status, byte[] body, HttpHeaders headers, VendorText text) {
         Optional<JsonNode> root = VendorJson.parse(body);
         String fallback = headers.firstValue("X-Fal-Error-Type").orElse("http_" + status);
         if (root.isEmpty()) {
@@ -38,17 +38,17 @@ final class FalErrors {
             }
             JsonNode first = detail.get(0);
             String code = policy ? POLICY_TYPE : VendorJson.text(first, "type").orElse(fallback);
-            String message = VendorJson.text(first, "msg").map(VendorText::clip).orElse("HTTP " + status);
+            String message = VendorJson.text(first, "msg").map(text::safe).orElse("HTTP " + status);
             return new VendorError(code, message, policy);
         }
         String code = VendorJson.text(root.get(), "error_type").orElse(fallback);
-        String message = detail.isTextual() ? VendorText.clip(detail.asText()) : "HTTP " + status;
+        String message = detail.isTextual() ? text.safe(detail.asText()) : "HTTP " + status;
         return new VendorError(code, message, POLICY_TYPE.equals(code));
     }
 
     /** A non-2xx answer to the submit POST: nothing was queued, so nothing was billed. */
-    static Outcome submitRefused(int status, byte[] body, HttpHeaders headers) {
-        VendorError error = read(status, body, headers);
+    static Outcome submitRefused(int status, byte[] body, HttpHeaders headers, VendorText text) {
+        VendorError error = read(status, body, headers, text);
         String requestId = headers.firstValue("x-fal-request-id").orElse(null);
         return switch (status) {
             case 400, 422 -> rejectedInput(status, error, requestId);
@@ -71,8 +71,8 @@ final class FalErrors {
      * The result of a request fal reports COMPLETED with an error. 422s may have been billed (fal:
      * "may still be charged if a runner spent GPU time"); 5xx never are.
      */
-    static Outcome requestFailed(int status, byte[] body, HttpHeaders headers, String requestId) {
-        VendorError error = read(status, body, headers);
+    static Outcome requestFailed(int status, byte[] body, HttpHeaders headers, String requestId, VendorText text) {
+        VendorError error = read(status, body, headers, text);
         if (status == 400 || status == 422) {
             return rejectedInput(status, error, requestId);
         }

@@ -4,6 +4,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VendorText;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -35,6 +36,11 @@ final class FalQueue {
 
     FalEndpoints endpoints() {
         return endpoints;
+    }
+
+    /** What makes fal's words safe to keep. */
+    VendorText text() {
+        return calls.text();
     }
 
     StatusRead status(String endpointId, String requestId, Optional<String> statusUrl, Duration timeout) {
@@ -81,9 +87,10 @@ final class FalQueue {
         };
     }
 
-    private static CancelAnswer canceled(HttpResponse<byte[]> response, StatusRead before, String requestId) {
+    private CancelAnswer canceled(HttpResponse<byte[]> response, StatusRead before, String requestId) {
         String said = VendorJson.parse(response.body())
                 .flatMap(root -> VendorJson.text(root, "status"))
+                .map(text()::safe)
                 .orElse("HTTP " + response.statusCode());
         boolean accepted = response.statusCode() < 300 && (said.equals("OK") || said.equals("CANCELLATION_REQUESTED"));
         if (said.equals("ALREADY_COMPLETED")) {

@@ -9,6 +9,7 @@ import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VendorText;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,7 @@ final class FalSubmission {
                 .header(START_TIMEOUT_HEADER, Long.toString(startSeconds));
         return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
-            case VendorExchange.Answered answered -> read(answered.response(), endpointId);
+            case VendorExchange.Answered answered -> read(answered.response(), endpointId, calls.text(credential));
         };
     }
 
@@ -55,10 +56,10 @@ final class FalSubmission {
         return input.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static Answer read(HttpResponse<byte[]> response, String endpointId) {
+    private static Answer read(HttpResponse<byte[]> response, String endpointId, VendorText text) {
         int status = response.statusCode();
         if (status < 200 || status > 299) {
-            return new Answer.Settled(FalErrors.submitRefused(status, response.body(), response.headers()));
+            return new Answer.Settled(FalErrors.submitRefused(status, response.body(), response.headers(), text));
         }
         Optional<JsonNode> root = VendorJson.parse(response.body());
         Optional<String> id = root.flatMap(r -> VendorJson.text(r, "request_id"));

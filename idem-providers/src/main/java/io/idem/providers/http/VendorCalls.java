@@ -8,6 +8,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.text.Redactor;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * of an exception that would leave the attempt unexplained. A collaborator each adapter holds, not
  * a base class: what a vendor does differently stays in its adapter.
  *
- * <p>The key is resolved on every use, so a rotated variable takes effect without a restart. No
- * message here quotes it. Thread-safe.
+ * <p>The key is resolved on every use from the environment the adapter was given (the server's is
+ * the one its configuration was read from at start). No message here quotes it, and every word the
+ * vendor says goes through {@link #text()}, which hides the node's secrets and the key. Thread-safe.
  */
 public final class VendorCalls {
     /** How long a call that cannot bill (a lookup, a cancel) may take. */
@@ -46,29 +48,37 @@ public final class VendorCalls {
     private final ProviderSettings settings;
     private final HttpClient client;
     private final UnaryOperator<String> environment;
+    private final Redactor redactor;
 
     /** For a vendor that takes its key as {@code Authorization: Bearer …}. */
     public VendorCalls(
-            String adapterType, ProviderSettings settings, HttpClient client, UnaryOperator<String> environment) {
-        this(adapterType, "Bearer", settings, client, environment);
+            String adapterType,
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            Redactor redactor) {
+        this(adapterType, "Bearer", settings, client, environment, redactor);
     }
 
     /**
      * @param adapterType the adapter type, as messages and logs name it ({@code fal})
      * @param scheme the authorization scheme the vendor takes its key under ({@code Key} for fal)
      * @param environment stands in for {@code System.getenv}
+     * @param redactor hides the node's secrets in whatever the vendor says
      */
     public VendorCalls(
             String adapterType,
             String scheme,
             ProviderSettings settings,
             HttpClient client,
-            UnaryOperator<String> environment) {
+            UnaryOperator<String> environment,
+            Redactor redactor) {
         this.adapterType = Objects.requireNonNull(adapterType, "adapterType");
         this.scheme = Objects.requireNonNull(scheme, "scheme");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.client = Objects.requireNonNull(client, "client");
         this.environment = Objects.requireNonNull(environment, "environment");
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
     }
 
     public ProviderSettings settings() {
@@ -82,6 +92,16 @@ public final class VendorCalls {
     /** The provider's key as the environment holds it now. */
     public Credential credential() {
         return Credential.resolve(settings, environment);
+    }
+
+    /** What makes the vendor's words safe to keep: the node's secrets and the current key hidden. */
+    public VendorText text() {
+        return text(credential());
+    }
+
+    /** What makes the vendor's words safe to keep: the node's secrets and {@code credential} hidden. */
+    public VendorText text(Credential credential) {
+        return VendorText.of(redactor, credential);
     }
 
     /** The vendor model the call names, else the provider's default. */

@@ -1,47 +1,37 @@
 package io.idem.providers.http;
 
-import java.util.regex.Pattern;
+import io.idem.core.text.Redactor;
+import java.util.Objects;
 
 /**
- * Makes a vendor's free text safe to keep on an attempt or in a log: short, and without anything
- * that could be a credential. Vendors echo keys back (OpenAI's 401 quotes a masked key: "Incorrect
- * API key provided: sk-proj-***…abcd"), so the text is scrubbed before any outcome carries it.
- * Stateless and thread-safe.
+ * Makes a vendor's free text safe to keep on an outcome: passed through the node's {@link
+ * Redactor}, which also hides the key the call was made with, then clipped. Vendors echo keys back
+ * (OpenAI's 401 quotes a masked key; others quote the whole {@code Authorization} header), so every
+ * word a vendor says goes through {@link #safe} before an outcome carries it. Redaction comes first:
+ * clipping first could cut a secret in two and keep its first half. Immutable and thread-safe.
  */
 public final class VendorText {
     /** The longest vendor message kept, in characters. */
     public static final int MAX_MESSAGE = 300;
 
-    private static final String REDACTED = "[redacted]";
-    // Key-shaped tokens (sk-…, rk-…, pk-…, masked or not) and bearer tokens, whatever key they hold.
-    private static final Pattern KEY_SHAPED = Pattern.compile("\\b(?:sk|rk|pk)-[A-Za-z0-9_*.\\-]{3,}");
-    private static final Pattern BEARER = Pattern.compile("(?i)bearer\\s+[^\\s\"',;]+");
+    private final Redactor redactor;
 
-    private VendorText() {}
-
-    /** {@code text} scrubbed of {@code credential}'s secret and of anything key-shaped, then clipped. */
-    public static String safe(String text, Credential credential) {
-        return clip(redact(text, credential));
+    private VendorText(Redactor redactor) {
+        this.redactor = Objects.requireNonNull(redactor, "redactor");
     }
 
-    /** {@code text} scrubbed of {@code credential}'s secret and of anything key-shaped. */
-    public static String redact(String text, Credential credential) {
-        if (text == null) {
-            return null;
-        }
-        String scrubbed = text;
-        if (credential instanceof Credential.Bearer bearer && !bearer.secret().isEmpty()) {
-            scrubbed = scrubbed.replace(bearer.secret(), REDACTED);
-        }
-        scrubbed = BEARER.matcher(scrubbed).replaceAll("Bearer " + REDACTED);
-        return KEY_SHAPED.matcher(scrubbed).replaceAll(REDACTED);
+    /** For a call made with {@code credential}: hides what {@code redactor} hides and that key. */
+    public static VendorText of(Redactor redactor, Credential credential) {
+        return new VendorText(
+                credential instanceof Credential.Bearer bearer ? redactor.with(bearer.secret()) : redactor);
     }
 
-    /** At most {@link #MAX_MESSAGE} characters of {@code text}. */
-    public static String clip(String text) {
-        if (text == null) {
-            return null;
+    /** {@code text} without any secret or credential shape, at most {@link #MAX_MESSAGE} characters. */
+    public String safe(String text) {
+        String scrubbed = redactor.redact(text);
+        if (scrubbed == null || scrubbed.length() <= MAX_MESSAGE) {
+            return scrubbed;
         }
-        return text.length() <= MAX_MESSAGE ? text : text.substring(0, MAX_MESSAGE) + "…";
+        return scrubbed.substring(0, MAX_MESSAGE) + "…";
     }
 }

@@ -2,7 +2,6 @@ package io.idem.providers.openai;
 
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
-import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorText;
 import java.time.Duration;
 import java.util.Set;
@@ -28,10 +27,10 @@ final class OpenAiErrorReader {
         this.promptRefusal = promptRefusal;
     }
 
-    Outcome classify(int status, byte[] body, String requestId, Duration answeredAfter, Credential credential) {
+    Outcome classify(int status, byte[] body, String requestId, Duration answeredAfter, VendorText text) {
         OpenAiError error = OpenAiError.parse(body);
         String code = error.name().orElse("http_" + status);
-        String message = VendorText.safe(error.message().orElse("HTTP " + status), credential);
+        String message = text.safe(error.message().orElse("HTTP " + status));
         if (error.named(QUOTA)) {
             return new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
         }

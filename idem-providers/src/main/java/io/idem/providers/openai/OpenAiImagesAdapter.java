@@ -9,6 +9,7 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.SendTracker;
@@ -57,17 +58,27 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     private final MediaDownloader downloader;
 
     public OpenAiImagesAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, OpenAiTuning.DEFAULTS, InstantSource.system());
+        this(settings, client, System::getenv, Redactor.shapesOnly());
     }
 
-    /** With {@code environment} standing in for {@code System.getenv}, and test-sized limits. */
+    /**
+     * @param environment where the key is read ({@code System::getenv} in production)
+     * @param redactor hides the node's secrets in whatever the vendor says
+     */
+    public OpenAiImagesAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this(settings, client, environment, redactor, OpenAiTuning.DEFAULTS, InstantSource.system());
+    }
+
+    /** With test-sized limits and clock. */
     OpenAiImagesAdapter(
             ProviderSettings settings,
             HttpClient client,
             UnaryOperator<String> environment,
+            Redactor redactor,
             OpenAiTuning tuning,
             InstantSource clock) {
-        this.calls = new VendorCalls("openai_images", settings, client, environment);
+        this.calls = new VendorCalls("openai_images", settings, client, environment, redactor);
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoints = OpenAiEndpoints.of(settings.baseUrl());
@@ -100,7 +111,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     private Outcome read(HttpResponse<byte[]> response, GenerationCall call, Credential credential, Duration took) {
         String requestId = response.headers().firstValue("x-request-id").orElse(null);
         if (response.statusCode() != 200) {
-            return errors.classify(response.statusCode(), response.body(), requestId, took, credential);
+            return errors.classify(response.statusCode(), response.body(), requestId, took, calls.text(credential));
         }
         if (requestId != null) {
             // Before any download: a crash while fetching still leaves the id on the attempt.

@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What a prediction's state means: as the outcome of a call ({@link #outcome}) and as the answer
@@ -22,10 +23,13 @@ final class PredictionVerdicts {
 
     private final MediaDownloader downloader;
     private final BigDecimal pricePerImage;
+    private final Supplier<VendorText> text;
 
-    PredictionVerdicts(MediaDownloader downloader, BigDecimal pricePerImage) {
+    /** @param text what makes Replicate's words safe to keep */
+    PredictionVerdicts(MediaDownloader downloader, BigDecimal pricePerImage, Supplier<VendorText> text) {
         this.downloader = downloader;
         this.pricePerImage = pricePerImage;
+        this.text = text;
     }
 
     /** The outcome of a call whose prediction is in {@code p}'s state (one still running is past the deadline). */
@@ -33,7 +37,7 @@ final class PredictionVerdicts {
         String id = p.id();
         return switch (p.status()) {
             case SUCCEEDED -> delivered(p);
-            case FAILED -> ReplicateErrors.failed(p);
+            case FAILED -> ReplicateErrors.failed(p, text.get());
             case ABORTED ->
                 new Outcome.Unavailable("aborted", "prediction " + id + " passed its deadline unstarted", 0, id);
             case CANCELED ->
@@ -74,16 +78,15 @@ final class PredictionVerdicts {
      * fallback (DESIGN §3), but a Failed answer would send it to its next candidate: only an
      * operator can fail it from review. Any other failure (the model crashed) may move on.
      */
-    private static ReconcileAnswer failed(Prediction p) {
-        return switch (ReplicateErrors.failed(p)) {
+    private ReconcileAnswer failed(Prediction p) {
+        VendorText safe = text.get();
+        return switch (ReplicateErrors.failed(p, safe)) {
             case Outcome.Rejected r ->
                 new ReconcileAnswer.StillUnknown(r.message() + " (" + r.kind().wire()
                         + "); billed; an operator should fail the job, as no other provider may take it");
             case Outcome.Unconfirmed _, Outcome.Confirmed _, Outcome.Unavailable _, Outcome.AdapterFault _ ->
                 new ReconcileAnswer.Failed(
-                        "prediction " + p.id() + " failed: "
-                                + p.error().map(VendorText::clip).orElse("no error text"),
-                        true);
+                        "prediction " + p.id() + " failed: " + ReplicateErrors.errorText(p, safe), true);
         };
     }
 

@@ -8,6 +8,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.PollSchedule;
@@ -46,22 +47,34 @@ public final class ReplicateAdapter implements ProviderAdapter {
     private final ReplicateFollowUp followUp;
 
     public ReplicateAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, InstantSource.system(), PollSchedule.STANDARD);
+        this(settings, client, System::getenv, Redactor.shapesOnly());
     }
 
-    /** With the environment, the clock and the poll pace standing in for the real ones, for tests. */
+    /**
+     * @param environment where the token is read ({@code System::getenv} in production)
+     * @param redactor hides the node's secrets in whatever Replicate says
+     */
+    public ReplicateAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this(settings, client, environment, redactor, InstantSource.system(), PollSchedule.STANDARD);
+    }
+
+    /** With the clock and the poll pace standing in for the real ones, for tests. */
     ReplicateAdapter(
             ProviderSettings settings,
             HttpClient client,
             UnaryOperator<String> environment,
+            Redactor redactor,
             InstantSource clock,
             PollSchedule schedule) {
-        this.calls = new VendorCalls("replicate", settings, client, environment);
+        this.calls = new VendorCalls("replicate", settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         ReplicateEndpoints endpoints = ReplicateEndpoints.of(settings.baseUrl());
         ReplicateApi api = new ReplicateApi(calls, endpoints);
         PredictionVerdicts verdicts = new PredictionVerdicts(
-                new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.costPerImageUsd());
+                new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES),
+                settings.costPerImageUsd(),
+                calls::text);
         this.creation = new ReplicateCreation(calls, endpoints);
         this.polling = new ReplicatePolling(api, verdicts, clock, schedule);
         this.followUp = new ReplicateFollowUp(api, verdicts, book, clock);

@@ -8,6 +8,7 @@ import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VendorText;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ final class ReplicateCreation {
                 .header("Cancel-After", cancelAfter(call.timeout()));
         return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
-            case VendorExchange.Answered answered -> read(answered.response());
+            case VendorExchange.Answered answered -> read(answered.response(), calls.text(credential));
         };
     }
 
@@ -73,10 +74,10 @@ final class ReplicateCreation {
         return Math.max(1, timeout.toSeconds()) + "s";
     }
 
-    private static Answer read(HttpResponse<byte[]> response) {
+    private static Answer read(HttpResponse<byte[]> response, VendorText text) {
         int status = response.statusCode();
         if (status < 200 || status > 299) {
-            return new Answer.Settled(ReplicateErrors.createRefused(response));
+            return new Answer.Settled(ReplicateErrors.createRefused(response, text));
         }
         Optional<Prediction> prediction = VendorJson.parse(response.body())
                 .flatMap(Prediction::read)

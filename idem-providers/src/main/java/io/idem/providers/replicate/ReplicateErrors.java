@@ -29,7 +29,7 @@ final class ReplicateErrors {
     /** What one problem answer says. */
     record Problem(String code, String message) {}
 
-    static Problem read(int status, byte[] body) {
+    static Problem read(int status, byte[] body, VendorText text) {
         Optional<JsonNode> root = VendorJson.parse(body);
         if (root.isEmpty()) {
             return new Problem("http_" + status, "HTTP " + status);
@@ -44,7 +44,7 @@ final class ReplicateErrors {
                 .orElse("http_" + status);
         String message = VendorJson.text(problem, "detail")
                 .or(() -> VendorJson.text(problem, "title"))
-                .map(VendorText::clip)
+                .map(text::safe)
                 .orElse("HTTP " + status);
         return new Problem(code, message);
     }
@@ -53,9 +53,9 @@ final class ReplicateErrors {
      * A non-2xx answer to the create POST. A 5xx may come after the prediction was created, so it is
      * unconfirmed (reconcile looks for it in the listing); a 4xx created nothing.
      */
-    static Outcome createRefused(HttpResponse<byte[]> response) {
+    static Outcome createRefused(HttpResponse<byte[]> response, VendorText text) {
         int status = response.statusCode();
-        Problem problem = read(status, response.body());
+        Problem problem = read(status, response.body(), text);
         return switch (status) {
             case 400, 422 ->
                 new Outcome.Rejected(RejectionKind.USER_ERROR, problem.code(), problem.message(), status, null);
@@ -76,16 +76,21 @@ final class ReplicateErrors {
      * the job; anything else (the model crashed) is left unconfirmed, so reconcile closes it as
      * failed-and-billed and the job moves on to its next candidate.
      */
-    static Outcome failed(Prediction prediction) {
-        String text = prediction.error().map(VendorText::clip).orElse("no error text");
-        String message = "prediction " + prediction.id() + " failed: " + text;
-        if (POLICY_WORDS.matcher(text).find()) {
+    static Outcome failed(Prediction prediction, VendorText text) {
+        String said = errorText(prediction, text);
+        String message = "prediction " + prediction.id() + " failed: " + said;
+        if (POLICY_WORDS.matcher(said).find()) {
             return new Outcome.Rejected(RejectionKind.POLICY, "content_policy", message, 0, prediction.id());
         }
-        if (INPUT_WORDS.matcher(text).find()) {
+        if (INPUT_WORDS.matcher(said).find()) {
             return new Outcome.Rejected(RejectionKind.USER_ERROR, "invalid_input", message, 0, prediction.id());
         }
         return new Outcome.Unconfirmed("prediction_failed", message, 0, prediction.id());
+    }
+
+    /** The prediction's own error text, safe to keep. */
+    static String errorText(Prediction prediction, VendorText text) {
+        return prediction.error().map(text::safe).orElse("no error text");
     }
 
     private static String snake(String title) {

@@ -8,12 +8,14 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.ImageSize;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
+import io.idem.providers.http.VendorText;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,25 +56,35 @@ public final class RunwareAdapter implements ProviderAdapter {
     private final RunwareFollowUp followUp;
 
     public RunwareAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, RunwareTuning.DEFAULTS, InstantSource.system());
+        this(settings, client, System::getenv, Redactor.shapesOnly());
     }
 
-    /** With {@code environment} standing in for {@code System.getenv}, and test-sized timings. */
+    /**
+     * @param environment where the key is read ({@code System::getenv} in production)
+     * @param redactor hides the node's secrets in whatever Runware says
+     */
+    public RunwareAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this(settings, client, environment, redactor, RunwareTuning.DEFAULTS, InstantSource.system());
+    }
+
+    /** With test-sized timings and clock. */
     RunwareAdapter(
             ProviderSettings settings,
             HttpClient client,
             UnaryOperator<String> environment,
+            Redactor redactor,
             RunwareTuning tuning,
             InstantSource clock) {
-        this.calls = new VendorCalls("runware", settings, client, environment);
+        this.calls = new VendorCalls("runware", settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoint = URI.create(VendorCalls.trimmedBase(settings.baseUrl()));
         this.errors = new RunwareErrorReader(tuning.promptRefusal());
         this.media = new RunwareMedia(new MediaDownloader(client, tuning.maxDownloadBytes()), tuning.downloadTimeout());
         RunwareLookup lookup = new RunwareLookup(calls, endpoint);
         this.poller = new RunwarePoller(lookup, tuning, clock);
-        this.followUp =
-                new RunwareFollowUp(lookup, media, tuning, clock, calls::credential, settings.costPerImageUsd());
+        this.followUp = new RunwareFollowUp(
+                lookup, media, tuning, clock, calls::credential, calls::text, settings.costPerImageUsd());
     }
 
     @Override
@@ -118,7 +130,7 @@ public final class RunwareAdapter implements ProviderAdapter {
         // Runware documents an immediate acknowledgement, not its status: any 2xx counts.
         if (status / 100 != 2 || refusedInAck) {
             Duration took = Duration.between(started, clock.instant());
-            return errors.refused(status, reply.flatMap(RunwareReply::firstError), task, took, credential);
+            return errors.refused(status, reply.flatMap(RunwareReply::firstError), task, took, calls.text(credential));
         }
         // Accepted (an unreadable 200 too: the task exists under our UUID either way, polling tells).
         call.listener().submitted(task);
@@ -136,6 +148,7 @@ public final class RunwareAdapter implements ProviderAdapter {
     }
 
     private Outcome settle(RunwareTaskState state, String task, Credential credential) {
+        VendorText text = calls.text(credential);
         return switch (state) {
             case RunwareTaskState.Succeeded succeeded ->
                 switch (media.fetch(succeeded.items())) {
@@ -144,10 +157,10 @@ public final class RunwareAdapter implements ProviderAdapter {
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new Outcome.Unconfirmed(notFetched.code(), notFetched.detail(), 200, task);
                 };
-            case RunwareTaskState.Failed failed -> errors.failed(failed.error(), task, credential);
-            case RunwareTaskState.Running running -> unfinished(task, running.detail());
-            case RunwareTaskState.NotFound notFound -> unfinished(task, notFound.detail());
-            case RunwareTaskState.Unknown unknown -> unfinished(task, unknown.detail());
+            case RunwareTaskState.Failed failed -> errors.failed(failed.error(), task, text);
+            case RunwareTaskState.Running running -> unfinished(task, text.safe(running.detail()));
+            case RunwareTaskState.NotFound notFound -> unfinished(task, text.safe(notFound.detail()));
+            case RunwareTaskState.Unknown unknown -> unfinished(task, text.safe(unknown.detail()));
         };
     }
 

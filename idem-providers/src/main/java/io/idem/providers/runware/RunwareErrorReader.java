@@ -2,7 +2,6 @@ package io.idem.providers.runware;
 
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
-import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorText;
 import java.time.Duration;
 import java.util.Optional;
@@ -31,10 +30,9 @@ final class RunwareErrorReader {
     }
 
     /** A submit answered {@code status} (not a plain acceptance), with its first error if any. */
-    Outcome refused(
-            int status, Optional<RunwareError> error, String task, Duration answeredAfter, Credential credential) {
+    Outcome refused(int status, Optional<RunwareError> error, String task, Duration answeredAfter, VendorText text) {
         String code = error.map(RunwareError::code).orElse("http_" + status);
-        String message = VendorText.safe(error.map(RunwareError::message).orElse("HTTP " + status), credential);
+        String message = text.safe(error.map(RunwareError::message).orElse("HTTP " + status));
         Optional<RejectionKind> kind = error.flatMap(RunwareErrorReader::rejection);
         if (kind.isPresent()) {
             return new Outcome.Rejected(kind.get(), code, message, status, task);
@@ -56,8 +54,8 @@ final class RunwareErrorReader {
     }
 
     /** A task Runware accepted and then reported failed. */
-    Outcome failed(RunwareError error, String task, Credential credential) {
-        String message = VendorText.safe(error.message(), credential);
+    Outcome failed(RunwareError error, String task, VendorText text) {
+        String message = text.safe(error.message());
         Optional<RejectionKind> kind = rejection(error);
         if (kind.isPresent()) {
             return new Outcome.Rejected(kind.get(), error.code(), message, 200, task);

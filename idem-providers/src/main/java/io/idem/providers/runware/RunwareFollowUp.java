@@ -8,6 +8,7 @@ import io.idem.providers.http.VendorText;
 import java.math.BigDecimal;
 import java.time.InstantSource;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -20,6 +21,7 @@ final class RunwareFollowUp {
     private final RunwareTuning tuning;
     private final InstantSource clock;
     private final Supplier<Credential> credential;
+    private final Function<Credential, VendorText> text;
     private final BigDecimal pricePerImage;
 
     RunwareFollowUp(
@@ -28,12 +30,14 @@ final class RunwareFollowUp {
             RunwareTuning tuning,
             InstantSource clock,
             Supplier<Credential> credential,
+            Function<Credential, VendorText> text,
             BigDecimal pricePerImage) {
         this.lookup = lookup;
         this.media = media;
         this.tuning = tuning;
         this.clock = clock;
         this.credential = credential;
+        this.text = text;
         this.pricePerImage = pricePerImage;
     }
 
@@ -54,17 +58,16 @@ final class RunwareFollowUp {
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new ReconcileAnswer.StillUnknown(notFetched.detail());
                 };
-            case RunwareTaskState.Failed failed -> failed(task, failed.error(), key);
+            case RunwareTaskState.Failed failed -> failed(task, failed.error(), text.apply(key));
             case RunwareTaskState.Running running ->
                 new ReconcileAnswer.StillUnknown("task " + task + ": " + running.detail());
-            case RunwareTaskState.NotFound notFound -> notFound(attempt, task, notFound.detail(), key);
+            case RunwareTaskState.NotFound notFound -> notFound(attempt, task, notFound.detail(), text.apply(key));
             case RunwareTaskState.Unknown unknown -> new ReconcileAnswer.StillUnknown(unknown.detail());
         };
     }
 
-    private static ReconcileAnswer failed(String task, RunwareError error, Credential key) {
-        String detail = "vendor reports task " + task + " failed: " + error.code() + ": "
-                + VendorText.safe(error.message(), key);
+    private static ReconcileAnswer failed(String task, RunwareError error, VendorText text) {
+        String detail = "vendor reports task " + task + " failed: " + error.code() + ": " + text.safe(error.message());
         Optional<RejectionKind> kind = RunwareErrorReader.rejection(error);
         if (kind.filter(k -> k != RejectionKind.CONFIG).isPresent()) {
             // A reconcile answer cannot say "rejected": continuing would send a refused prompt to
@@ -75,13 +78,13 @@ final class RunwareFollowUp {
         return new ReconcileAnswer.Failed(detail, false);
     }
 
-    private ReconcileAnswer notFound(AttemptRef attempt, String task, String detail, Credential key) {
+    private ReconcileAnswer notFound(AttemptRef attempt, String task, String detail, VendorText text) {
         boolean recent = attempt.startedAt() != null
                 && attempt.startedAt().plus(tuning.notFoundTrustedFor()).isAfter(clock.instant());
         if (!recent) {
             return new ReconcileAnswer.StillUnknown("vendor has no task " + task
                     + ", but the attempt is older than Runware is known to remember tasks");
         }
-        return new ReconcileAnswer.NotBilled("vendor has no task " + task + ": " + VendorText.safe(detail, key));
+        return new ReconcileAnswer.NotBilled("vendor has no task " + task + ": " + text.safe(detail));
     }
 }

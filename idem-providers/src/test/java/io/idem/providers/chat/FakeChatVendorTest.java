@@ -1,5 +1,6 @@
 package io.idem.providers.chat;
 
+import static io.idem.providers.chat.StreamEvents.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idem.core.chat.ChatCall;
@@ -17,7 +18,6 @@ import io.idem.providers.fake.FakeVendorServer;
 import java.math.BigDecimal;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,18 +80,6 @@ class FakeChatVendorTest {
     }
 
     /** Pulls a stream to its end: the texts, then the terminal event. */
-    private static List<ChatEvent> drain(ChatStream stream) throws InterruptedException {
-        List<ChatEvent> events = new ArrayList<>();
-        while (true) {
-            ChatEvent event = stream.next(Duration.ofSeconds(5)).orElseThrow();
-            events.add(event);
-            if (!(event instanceof ChatEvent.Token)) {
-                stream.close();
-                return events;
-            }
-        }
-    }
-
     @Test
     void okAnswersDeterministicallyWithUsageAndBillsIt() {
         ChatReply reply = adapter.complete(call(null, Duration.ofSeconds(2)));

@@ -7,6 +7,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.wireMockConfig;
+import static io.idem.providers.chat.StreamEvents.drain;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
@@ -15,7 +16,6 @@ import io.idem.core.chat.ChatEvent;
 import io.idem.core.chat.ChatMessage;
 import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatRequest;
-import io.idem.core.chat.ChatStream;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
@@ -23,7 +23,6 @@ import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -135,17 +134,5 @@ class OllamaChatAdapterTest {
         ollama.stubFor(get("/api/tags").willReturn(aResponse().withStatus(200).withBody("{\"models\":[]}")));
         assertThat(adapter.health().healthy()).isFalse();
         assertThat(adapter.health().detail()).contains("llama3.2");
-    }
-
-    private static List<ChatEvent> drain(ChatStream stream) throws InterruptedException {
-        List<ChatEvent> events = new ArrayList<>();
-        while (true) {
-            ChatEvent event = stream.next(Duration.ofSeconds(5)).orElseThrow();
-            events.add(event);
-            if (!(event instanceof ChatEvent.Token)) {
-                stream.close();
-                return events;
-            }
-        }
     }
 }

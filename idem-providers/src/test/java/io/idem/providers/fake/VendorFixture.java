@@ -4,6 +4,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.VendorStandIn;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -39,7 +40,8 @@ final class VendorFixture implements AutoCloseable {
     }
 
     FakeAdapter adapterWithKey(String variable, UnaryOperator<String> environment) {
-        return new FakeAdapter(settings(vendor.baseUrl(), Optional.of(variable)), client, environment);
+        return new FakeAdapter(
+                settings(vendor.baseUrl(), Optional.of(variable)), client, environment, VendorStandIn.REDACTOR);
     }
 
     FakeAdapter adapterAt(URI baseUrl) {

@@ -53,11 +53,22 @@ final class FalStubs {
 
     static FalAdapter adapter(String baseUrl, InstantSource clock) {
         return new FalAdapter(
-                settings(URI.create(baseUrl)), CLIENT, environmentWith(KEY_VARIABLE, SECRET), clock, FAST);
+                settings(URI.create(baseUrl)),
+                CLIENT,
+                environmentWith(KEY_VARIABLE, SECRET),
+                VendorStandIn.REDACTOR,
+                clock,
+                FAST);
     }
 
     static FalAdapter adapterWithoutKey(String baseUrl) {
-        return new FalAdapter(settings(URI.create(baseUrl)), CLIENT, name -> null, InstantSource.system(), FAST);
+        return new FalAdapter(
+                settings(URI.create(baseUrl)),
+                CLIENT,
+                name -> null,
+                VendorStandIn.REDACTOR,
+                InstantSource.system(),
+                FAST);
     }
 
     static ProviderSettings settings(URI baseUrl) {

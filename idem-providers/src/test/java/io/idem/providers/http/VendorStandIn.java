@@ -7,6 +7,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.common.Slf4jNotifier;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import io.idem.core.text.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,6 +17,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -29,6 +31,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * bodies. The static parts serve tests that use WireMock's own extension instead.
  */
 public class VendorStandIn implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+    /** A secret of the node that is not the adapter's own key (think {@code IDEM_SECRET}). */
+    public static final String NODE_SECRET = "node-secret-for-adapter-tests-5e1d";
+
+    /** What the server would hand every adapter: a redactor that knows the node's secrets. */
+    public static final Redactor REDACTOR = Redactor.of(List.of(NODE_SECRET));
+
     public final WireMockServer vendor;
     public final HttpClient client;
 

@@ -41,11 +41,12 @@ final class OpenAiFixture extends VendorStandIn {
     }
 
     OpenAiImagesAdapter adapterAt(URI baseUrl, OpenAiTuning tuning) {
-        return new OpenAiImagesAdapter(settings(baseUrl), client, withKey(), tuning, InstantSource.system());
+        return new OpenAiImagesAdapter(settings(baseUrl), client, withKey(), REDACTOR, tuning, InstantSource.system());
     }
 
     OpenAiImagesAdapter adapterWithEnvironment(UnaryOperator<String> environment) {
-        return new OpenAiImagesAdapter(settings(baseUrl()), client, environment, TUNING, InstantSource.system());
+        return new OpenAiImagesAdapter(
+                settings(baseUrl()), client, environment, REDACTOR, TUNING, InstantSource.system());
     }
 
     static UnaryOperator<String> withKey() {

@@ -54,11 +54,22 @@ final class ReplicateStubs {
 
     static ReplicateAdapter adapter(String baseUrl, InstantSource clock) {
         return new ReplicateAdapter(
-                settings(URI.create(baseUrl)), CLIENT, environmentWith(KEY_VARIABLE, SECRET), clock, FAST);
+                settings(URI.create(baseUrl)),
+                CLIENT,
+                environmentWith(KEY_VARIABLE, SECRET),
+                VendorStandIn.REDACTOR,
+                clock,
+                FAST);
     }
 
     static ReplicateAdapter adapterWithoutKey(String baseUrl) {
-        return new ReplicateAdapter(settings(URI.create(baseUrl)), CLIENT, name -> null, InstantSource.system(), FAST);
+        return new ReplicateAdapter(
+                settings(URI.create(baseUrl)),
+                CLIENT,
+                name -> null,
+                VendorStandIn.REDACTOR,
+                InstantSource.system(),
+                FAST);
     }
 
     static ProviderSettings settings(URI baseUrl) {

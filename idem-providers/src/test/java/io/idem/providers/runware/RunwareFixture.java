@@ -59,11 +59,11 @@ final class RunwareFixture extends VendorStandIn {
     }
 
     RunwareAdapter adapterAt(URI baseUrl, RunwareTuning tuning) {
-        return new RunwareAdapter(settings(baseUrl), client, withKey(), tuning, InstantSource.system());
+        return new RunwareAdapter(settings(baseUrl), client, withKey(), REDACTOR, tuning, InstantSource.system());
     }
 
     RunwareAdapter adapterWithEnvironment(UnaryOperator<String> environment) {
-        return new RunwareAdapter(settings(baseUrl()), client, environment, TUNING, InstantSource.system());
+        return new RunwareAdapter(settings(baseUrl()), client, environment, REDACTOR, TUNING, InstantSource.system());
     }
 
     static UnaryOperator<String> withKey() {

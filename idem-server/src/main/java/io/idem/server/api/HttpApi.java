@@ -47,7 +47,8 @@ public final class HttpApi implements AutoCloseable {
     public static HttpApi start(IdemConfig config, Parts parts) {
         Auth auth = new Auth(parts.keys());
         AssetLinks links = new AssetLinks(parts.secret());
-        JobRequests requests = new JobRequests(parts.routing());
+        // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
+        JobRequests requests = new JobRequests(parts.routing(), config.credentials()::get);
         Submissions submissions = new Submissions(
                 parts.intake(),
                 parts.secret(),

@@ -1,5 +1,6 @@
 package io.idem.server.auth;
 
+import io.idem.core.text.Redactor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -68,6 +69,11 @@ public final class ServerSecret {
         } catch (NoSuchAlgorithmException | InvalidKeyException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
+    }
+
+    /** {@code redactor}, also hiding this secret (the one way its value leaves this class). */
+    public Redactor addTo(Redactor redactor) {
+        return redactor.with(new String(key, StandardCharsets.UTF_8));
     }
 
     @Override

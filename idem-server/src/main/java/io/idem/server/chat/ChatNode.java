@@ -9,6 +9,7 @@ import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
+import io.idem.core.text.Redactor;
 import io.idem.postgres.Database;
 import io.idem.postgres.PgChatAudit;
 import io.idem.postgres.PgChatIdempotency;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +40,12 @@ public final class ChatNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChatNode.class);
     private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
 
-    /** What the chat side needs from the node. */
+    /**
+     * What the chat side needs from the node.
+     *
+     * @param keys where chat adapters read their keys (the configuration's credentials)
+     * @param redactor the node's redactor, for adapters and the engine
+     */
     public record Parts(
             ChatRouting chat,
             Routing routing,
@@ -47,7 +54,9 @@ public final class ChatNode implements AutoCloseable {
             ServerSecret secret,
             Duration idempotencyRetention,
             Duration healthEvery,
-            InstantSource clock) {}
+            InstantSource clock,
+            UnaryOperator<String> keys,
+            Redactor redactor) {}
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private ChatAuditWriter audit;
@@ -82,7 +91,11 @@ public final class ChatNode implements AutoCloseable {
             adapters.put(
                     provider,
                     ChatAdapters.create(
-                            settings, Optional.ofNullable(chat.answersFiles().get(provider)), ids));
+                            settings,
+                            Optional.ofNullable(chat.answersFiles().get(provider)),
+                            ids,
+                            parts.keys(),
+                            parts.redactor()));
         });
         chat.models().forEach((name, model) -> {
             if (adapters.containsKey(model.provider())) {
@@ -91,7 +104,7 @@ public final class ChatNode implements AutoCloseable {
         });
         audit = new ChatAuditWriter(new PgChatAudit(parts.database()));
         resources.push(audit);
-        ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock());
+        ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock(), parts.redactor());
         Set<String> fakeModels = models.values().stream()
                 .filter(m -> "fake".equals(settings(parts, m.provider()).adapter()))
                 .map(ChatModel::name)
@@ -138,7 +151,7 @@ public final class ChatNode implements AutoCloseable {
             return;
         }
         HealthSentinel sentinel = new HealthSentinel(
-                new ProviderRegistry(checked),
+                new ProviderRegistry(checked, parts.redactor()),
                 parts.gate().breakers(),
                 parts.clock(),
                 parts.healthEvery(),

@@ -77,7 +77,8 @@ public final class ConfigLoader {
                 breaker(s),
                 Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
                 routing.chat(),
-                trustedProxies(root, s));
+                trustedProxies(root, s),
+                credentials(routing));
     }
 
     /** A comma-separated string (either source) or, in the file, a YAML list. */
@@ -93,6 +94,22 @@ public final class ConfigLoader {
             return TrustedProxies.parse("trusted_proxies", String.join(",", entries));
         }
         return TrustedProxies.parse("trusted_proxies", s.text("trusted_proxies", null, ""));
+    }
+
+    /** The value of every key variable a job or chat-only provider names, where the environment sets one. */
+    private Map<String, String> credentials(RoutingReader.Result routing) {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        java.util.stream.Stream.concat(
+                        routing.routing().providers().values().stream(),
+                        routing.chat().chatOnlyProviders().values().stream())
+                .flatMap(p -> p.apiKeyEnv().stream())
+                .forEach(variable -> {
+                    String value = env.get(variable);
+                    if (value != null && !value.isBlank()) {
+                        values.put(variable, value);
+                    }
+                });
+        return values;
     }
 
     private static io.idem.core.breaker.BreakerSettings breaker(Settings s) {

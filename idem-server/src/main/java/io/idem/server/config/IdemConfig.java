@@ -4,6 +4,7 @@ import io.idem.core.engine.WorkerSettings;
 import io.idem.core.routing.Routing;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -16,6 +17,9 @@ import java.util.Set;
  * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
  * @param chat chat models, chat-only providers and lane policies for {@code /v1/chat/completions}
  * @param trustedProxies the peers whose X-Forwarded-For / X-Forwarded-Proto headers are believed
+ * @param credentials the value of every variable a provider's {@code api_key_env} names (job and
+ *     chat-only providers), as the environment held it at start: adapters read their keys here
+ *     and the redactor hides every one of them. Never rendered
  */
 public record IdemConfig(
         String host,
@@ -37,7 +41,8 @@ public record IdemConfig(
         io.idem.core.breaker.BreakerSettings breaker,
         java.time.Duration healthEvery,
         io.idem.core.chat.ChatRouting chat,
-        TrustedProxies trustedProxies) {
+        TrustedProxies trustedProxies,
+        Map<String, String> credentials) {
 
     public IdemConfig {
         Objects.requireNonNull(host, "host");
@@ -50,6 +55,38 @@ public record IdemConfig(
         inProcessFakes = Set.copyOf(inProcessFakes);
         Objects.requireNonNull(chat, "chat");
         Objects.requireNonNull(trustedProxies, "trustedProxies");
+        credentials = Map.copyOf(credentials);
+    }
+
+    /** The configuration as {@link #describe()} renders it: a record's own rendering would print secrets. */
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    /**
+     * Every secret value this configuration holds, by where it came from (for a warning that must
+     * name a value without showing it): the provider keys, the server secret, the bootstrap key and
+     * the database password.
+     */
+    public Map<String, String> secretValues() {
+        Map<String, String> values = new java.util.LinkedHashMap<>(credentials);
+        secret.ifPresent(value -> values.put("IDEM_SECRET", value));
+        bootstrapKey.ifPresent(value -> values.put("IDEM_BOOTSTRAP_KEY", value));
+        databaseUrl.flatMap(IdemConfig::databasePassword).ifPresent(raw -> {
+            values.put("IDEM_DATABASE_URL password", raw);
+            values.put(
+                    "IDEM_DATABASE_URL password (decoded)",
+                    java.net.URLDecoder.decode(raw, java.nio.charset.StandardCharsets.UTF_8));
+        });
+        return values;
+    }
+
+    /** The {@code password} parameter of a JDBC URL, as written. */
+    static Optional<String> databasePassword(String jdbcUrl) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("[?&]password=([^&]*)").matcher(jdbcUrl);
+        return m.find() && !m.group(1).isEmpty() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
     /** Which parts of Idem this node runs. */

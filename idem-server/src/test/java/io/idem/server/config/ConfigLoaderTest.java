@@ -67,6 +67,43 @@ class ConfigLoaderTest {
         assertThat(config.describe())
                 .doesNotContain("super-secret-value-123", "idem_bootstrap_secret_1", "hunter2")
                 .contains("[redacted]");
+        assertThat(config.toString()).isEqualTo(config.describe());
+    }
+
+    @Test
+    void everySecretValueIsKnownForRedactionIncludingChatOnlyProviderKeys() {
+        IdemConfig config = load(Map.of(
+                "PROVIDERS_JSON",
+                """
+                {"providers": {
+                   "img": {"adapter": "fal", "base_url": "http://127.0.0.1:9"},
+                   "gpt": {"adapter": "openai_chat", "api_key_env": "GPT_KEY", "chat_models": ["gpt-4o-mini"]},
+                   "unset": {"adapter": "replicate", "base_url": "http://127.0.0.1:9"}}}""",
+                "FAL_KEY",
+                "fal-key-value-0001",
+                "GPT_KEY",
+                "gpt-key-value-0002",
+                "UNRELATED",
+                "not-a-credential",
+                "IDEM_SECRET",
+                "super-secret-value-123",
+                "IDEM_BOOTSTRAP_KEY",
+                "idem_bootstrap_secret_1",
+                "IDEM_DATABASE_URL",
+                "jdbc:postgresql://db.example:5432/idem?user=idem&password=hunter%2B2"));
+
+        assertThat(config.credentials())
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("FAL_KEY", "fal-key-value-0001", "GPT_KEY", "gpt-key-value-0002"));
+        assertThat(config.secretValues().values())
+                .contains(
+                        "fal-key-value-0001",
+                        "gpt-key-value-0002",
+                        "super-secret-value-123",
+                        "idem_bootstrap_secret_1",
+                        "hunter%2B2",
+                        "hunter+2")
+                .doesNotContain("not-a-credential");
     }
 
     @Test
