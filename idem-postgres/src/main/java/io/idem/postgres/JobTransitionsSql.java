@@ -1,5 +1,6 @@
 package io.idem.postgres;
 
+import io.idem.core.domain.JobEventType;
 import io.idem.core.domain.JobState;
 import io.idem.core.domain.JobTransitions;
 import io.idem.core.spi.JobMove;
@@ -74,7 +75,7 @@ final class JobTransitionsSql {
                         c,
                         lease,
                         JobState.SUCCEEDED,
-                        "job.succeeded",
+                        JobEventType.SUCCEEDED,
                         actor,
                         now,
                         new Columns(
@@ -91,7 +92,7 @@ final class JobTransitionsSql {
                         c,
                         lease,
                         JobState.MANUAL_REVIEW,
-                        "job.manual_review",
+                        JobEventType.MANUAL_REVIEW,
                         actor,
                         now,
                         new Columns(
@@ -110,7 +111,7 @@ final class JobTransitionsSql {
                 c,
                 lease,
                 JobState.FAILED,
-                "job.failed",
+                JobEventType.FAILED,
                 actor,
                 now,
                 new Columns(null, fail.code(), fail.message(), fail.errorClass(), null, attemptId, provider));
@@ -141,7 +142,8 @@ final class JobTransitionsSql {
             UUID traceAttempt,
             String provider) {}
 
-    private boolean move(Connection c, Lease lease, JobState to, String type, String actor, Instant now, Columns col)
+    private boolean move(
+            Connection c, Lease lease, JobState to, JobEventType type, String actor, Instant now, Columns col)
             throws SQLException {
         JobTransitions.check(JobState.RUNNING, to);
         String provider = col.provider();
@@ -159,7 +161,7 @@ final class JobTransitionsSql {
             ps.setTimestamp(i++, ts);
             ps.setObject(i++, lease.jobId());
             ps.setObject(i++, lease.token());
-            ps.setString(i++, type);
+            ps.setString(i++, type.wire());
             ps.setString(i++, to.wire());
             ps.setString(i++, actor);
             ps.setString(

@@ -1,6 +1,7 @@
 package io.idem.postgres;
 
 import io.idem.core.domain.Attempt;
+import io.idem.core.domain.JobEventType;
 import io.idem.core.domain.JobState;
 import io.idem.core.domain.JobTransitions;
 import io.idem.core.spi.CancelStore;
@@ -55,7 +56,7 @@ public final class PgCancelStore implements CancelStore {
             String billable,
             String attemptClass,
             String attemptCode,
-            String eventType,
+            JobEventType eventType,
             String actor,
             String detail,
             Instant now) {
@@ -83,7 +84,7 @@ public final class PgCancelStore implements CancelStore {
                 ps.setString(i++, attemptCode);
                 ps.setTimestamp(i++, ts);
                 ps.setString(i++, attemptText);
-                ps.setString(i++, eventType);
+                ps.setString(i++, eventType.wire());
                 ps.setString(i++, from.wire());
                 ps.setString(i++, to.wire());
                 ps.setString(i++, actor);
@@ -144,7 +145,7 @@ public final class PgCancelStore implements CancelStore {
                 null,
                 null,
                 null,
-                "job.canceled",
+                JobEventType.CANCELED,
                 actor,
                 null,
                 now);
@@ -164,7 +165,7 @@ public final class PgCancelStore implements CancelStore {
                 "no",
                 "unavailable",
                 "canceled",
-                "job.canceled",
+                JobEventType.CANCELED,
                 actor,
                 detail,
                 now);
@@ -184,7 +185,7 @@ public final class PgCancelStore implements CancelStore {
                 "unknown",
                 "unconfirmed",
                 "cancel_unconfirmed",
-                "job.manual_review",
+                JobEventType.MANUAL_REVIEW,
                 actor,
                 detail,
                 now);

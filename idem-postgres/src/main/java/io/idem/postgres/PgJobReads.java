@@ -96,7 +96,7 @@ public final class PgJobReads {
                         events.add(new JobEvent(
                                 rs.getLong("id"),
                                 rs.getObject("job_id", UUID.class),
-                                rs.getString("type"),
+                                io.idem.core.domain.JobEventType.fromWire(rs.getString("type")),
                                 Optional.ofNullable(from).map(JobState::fromWire),
                                 Optional.ofNullable(to).map(JobState::fromWire),
                                 rs.getString("actor"),

@@ -1,5 +1,6 @@
 package io.idem.postgres;
 
+import io.idem.core.domain.JobEventType;
 import io.idem.core.domain.JobState;
 import io.idem.core.domain.JobTransitions;
 import io.idem.core.outcome.Outcome;
@@ -151,7 +152,7 @@ public final class PgReviewStore implements ReviewStore {
                     held.job().id(),
                     attemptId,
                     held.hold(),
-                    "job.reconciled",
+                    JobEventType.RECONCILED,
                     actor,
                     delivered.isPresent() ? "delivered" : "late_result",
                     null,
@@ -183,7 +184,7 @@ public final class PgReviewStore implements ReviewStore {
             UUID jobId,
             UUID attemptId,
             UUID hold,
-            String type,
+            JobEventType type,
             String actor,
             String outcome,
             String note,
@@ -200,7 +201,7 @@ public final class PgReviewStore implements ReviewStore {
             ps.setObject(i++, hold);
             ps.setObject(i++, hold);
             ps.setTimestamp(i++, ts);
-            ps.setString(i++, type);
+            ps.setString(i++, type.wire());
             ps.setString(i++, actor);
             ps.setString(i++, outcome);
             ps.setString(i++, note);
@@ -432,7 +433,8 @@ public final class PgReviewStore implements ReviewStore {
         return db.inTransaction(c -> {
             markDelivered(c, jobId, attemptId, Optional.empty(), now);
             PgJobQueueStore.insertAssets(c, attemptId, assets, now);
-            boolean moved = succeed(c, jobId, attemptId, null, "job.resolved", actor, "confirm_result", note, now);
+            boolean moved =
+                    succeed(c, jobId, attemptId, null, JobEventType.RESOLVED, actor, "confirm_result", note, now);
             if (!moved) {
                 c.rollback();
             }

@@ -186,7 +186,7 @@ class PgJobQueueStoreTest {
                         new JobMove.Park("unconfirmed")),
                 "worker:a",
                 t0);
-        var types = reads.events(id).stream().map(e -> e.type()).toList();
+        var types = reads.events(id).stream().map(e -> e.type().wire()).toList();
         assertThat(types).containsExactly("job.created", "job.claimed", "job.manual_review");
         assertThat(reads.find(id, null).orElseThrow().attempts().getFirst().billable())
                 .isEqualTo(Billable.UNKNOWN);

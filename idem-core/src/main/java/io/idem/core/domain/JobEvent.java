@@ -8,7 +8,7 @@ import java.util.UUID;
 public record JobEvent(
         long id,
         UUID jobId,
-        String type,
+        JobEventType type,
         Optional<JobState> fromState,
         Optional<JobState> toState,
         String actor,

@@ -90,7 +90,7 @@ public final class JobJson {
     static Map<String, Object> event(JobEvent e) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", e.id());
-        out.put("type", e.type());
+        out.put("type", e.type().wire());
         out.put("from", e.fromState().map(s -> s.wire()).orElse(null));
         out.put("to", e.toState().map(s -> s.wire()).orElse(null));
         out.put("actor", e.actor());

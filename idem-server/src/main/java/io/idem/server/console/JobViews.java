@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobEvent;
+import io.idem.core.domain.JobEventType;
 import io.idem.core.domain.JobState;
 import io.idem.server.api.AssetLinks;
 import io.idem.server.api.Json;
@@ -24,18 +25,22 @@ final class JobViews {
             DateTimeFormatter.ofPattern("HH:mm:ss.SSS").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter DATE_TIME =
             DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
-    private static final Map<String, String> EVENT_TITLES = Map.ofEntries(
-            Map.entry("job.created", "Accepted"),
-            Map.entry("job.claimed", "Claimed by a worker"),
-            Map.entry("attempt.failed_over", "Failed over to the next provider"),
-            Map.entry("job.succeeded", "Succeeded"),
-            Map.entry("job.failed", "Failed"),
-            Map.entry("job.manual_review", "Parked for review"),
-            Map.entry("job.reconciled", "Reconciled with the provider"),
-            Map.entry("job.resolved", "Operator decision"),
-            Map.entry("job.review_expired", "Reconcile window expired"),
-            Map.entry("job.requeued", "Back in the queue"),
-            Map.entry("job.canceled", "Canceled"));
+    /** Each trace entry's title on the job page; a new event type must be given one here. */
+    static String title(JobEventType type) {
+        return switch (type) {
+            case CREATED -> "Accepted";
+            case CLAIMED -> "Claimed by a worker";
+            case FAILED_OVER -> "Failed over to the next provider";
+            case SUCCEEDED -> "Succeeded";
+            case FAILED -> "Failed";
+            case MANUAL_REVIEW -> "Parked for review";
+            case RECONCILED -> "Reconciled with the provider";
+            case RESOLVED -> "Operator decision";
+            case REVIEW_EXPIRED -> "Reconcile window expired";
+            case REQUEUED -> "Back in the queue";
+            case CANCELED -> "Canceled";
+        };
+    }
 
     private final AssetLinks links;
 
@@ -171,13 +176,13 @@ final class JobViews {
                 : null;
         return new Views.EventView(
                 CLOCK.format(e.at()),
-                EVENT_TITLES.getOrDefault(e.type(), e.type()),
-                e.type(),
+                title(e.type()),
+                e.type().wire(),
                 transition,
                 e.actor(),
                 details,
                 note,
-                e.type().equals("job.resolved"));
+                e.type() == JobEventType.RESOLVED);
     }
 
     private static String text(JsonNode value) {

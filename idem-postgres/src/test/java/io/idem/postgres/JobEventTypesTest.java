@@ -1,0 +1,78 @@
+package io.idem.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.idem.core.domain.JobEventType;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The job trace is one closed set, in Java, in the SQL that writes it and in the table. */
+class JobEventTypesTest {
+    private static final Pattern LITERAL = Pattern.compile("'((?:job|attempt)\\.[a-z_]+)'");
+
+    private static Set<String> wireNames() {
+        return Arrays.stream(JobEventType.values())
+                .map(JobEventType::wire)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    void everyTypeTheStoresWriteIsInTheEnum() throws IOException {
+        Set<String> written = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java/io/idem/postgres"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                Matcher m = LITERAL.matcher(Files.readString(file));
+                while (m.find()) {
+                    written.add(m.group(1));
+                }
+            }
+        }
+        assertThat(written).isNotEmpty();
+        assertThat(wireNames()).containsAll(written);
+    }
+
+    @Test
+    void theTableAcceptsExactlyTheEnum() throws IOException {
+        String migration = Files.readString(Path.of("src/main/resources/db/migration/V7__job_event_types.sql"));
+        Set<String> allowed = new TreeSet<>();
+        Matcher m = LITERAL.matcher(migration);
+        while (m.find()) {
+            allowed.add(m.group(1));
+        }
+        assertThat(allowed).isEqualTo(wireNames());
+    }
+
+    @Test
+    void theTableRefusesATypeOutsideTheSet() {
+        try (Database db = TestDatabases.fresh(2)) {
+            assertThatThrownBy(() -> db.withConnection(c -> {
+                        try (var ps = c.prepareStatement(
+                                "INSERT INTO job_events (job_id, type, actor, detail, at) VALUES (?, 'job.exploded', 'test', '{}', now())")) {
+                            ps.setObject(1, UUID.randomUUID());
+                            return ps.executeUpdate();
+                        }
+                    }))
+                    .hasRootCauseInstanceOf(SQLException.class);
+        }
+    }
+
+    @Test
+    void wireNamesReadBack() {
+        for (JobEventType type : JobEventType.values()) {
+            assertThat(JobEventType.fromWire(type.wire())).isSameAs(type);
+        }
+        assertThatThrownBy(() -> JobEventType.fromWire("job.exploded")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
