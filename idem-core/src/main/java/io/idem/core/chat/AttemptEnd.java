@@ -2,13 +2,16 @@ package io.idem.core.chat;
 
 import io.idem.core.outcome.Outcome;
 
-/** One attempt's end: a success to return (a served result or a locked stream), or a failure to decide on. */
-record AttemptEnd(Object success, ChatAttempt failed, Outcome outcome, boolean interrupted) {
-    static AttemptEnd succeeded(Object success) {
-        return new AttemptEnd(success, null, null, false);
+/**
+ * One attempt's end: a success to return ({@code S}: a served result for a plain call, a locked
+ * stream for a streaming one), or a failure to decide on.
+ */
+record AttemptEnd<S>(S success, ChatAttempt failed, Outcome outcome, boolean interrupted) {
+    static <S> AttemptEnd<S> succeeded(S success) {
+        return new AttemptEnd<>(success, null, null, false);
     }
 
-    static AttemptEnd failed(ChatAttempt attempt, Outcome outcome) {
-        return new AttemptEnd(null, attempt, outcome, false);
+    static <S> AttemptEnd<S> failed(ChatAttempt attempt, Outcome outcome) {
+        return new AttemptEnd<>(null, attempt, outcome, false);
     }
 }

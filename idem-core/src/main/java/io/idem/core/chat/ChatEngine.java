@@ -66,16 +66,45 @@ public final class ChatEngine {
 
     /** A plain call: the first model that answers, or why none did. */
     public ChainResult complete(Chain chain, ChatRequest request, ChatCaller caller) {
-        return (ChainResult) run(chain, request, caller, false);
+        return run(
+                chain,
+                request,
+                caller,
+                false,
+                (book, model, link, call, probe, deadline) -> plainAttempt(book, model, call, probe),
+                failed -> failed);
     }
 
     /** A streaming call: locked to the first model that produced content, or why none did. */
     public StreamStart stream(Chain chain, ChatRequest request, ChatCaller caller) {
-        return (StreamStart) run(chain, request, caller, true);
+        return run(
+                chain,
+                request,
+                caller,
+                true,
+                (book, model, link, call, probe, deadline) ->
+                        StreamOpening.open(book, model, adapters.get(model.provider()), link, call, probe, deadline),
+                failed -> failed);
     }
 
-    /** A {@link ChainResult} for a plain call; a {@link StreamStart} for a stream. */
-    private Object run(Chain chain, ChatRequest request, ChatCaller caller, boolean stream) {
+    /** How one model of the chain is tried: a plain call, or a stream opened up to its first token. */
+    @FunctionalInterface
+    private interface Attempter<S> {
+        AttemptEnd<S> attempt(
+                AttemptBook book, ChatModel model, Chain.Link link, ChatCall call, boolean probe, Instant deadline);
+    }
+
+    /**
+     * Runs the chain: {@code S} is a {@link ChainResult} for a plain call, a {@link StreamStart} for a
+     * stream; a chain that ends without an answer is a {@link ChainResult.Failed}, which is both.
+     */
+    private <S> S run(
+            Chain chain,
+            ChatRequest request,
+            ChatCaller caller,
+            boolean stream,
+            Attempter<S> attempter,
+            java.util.function.Function<ChainResult.Failed, S> ended) {
         AttemptBook book = new AttemptBook(gate, audit, clock, caller, chain, stream);
         Instant deadline = book.now().plus(chain.deadline());
         List<Chain.Link> links = chain.links();
@@ -108,16 +137,14 @@ public final class ChatEngine {
                     model.vendorModel(),
                     timeout,
                     Optional.ofNullable(caller.simulate().get(model.name())));
-            AttemptEnd attempt = stream
-                    ? StreamOpening.open(book, model, adapters.get(model.provider()), link, call, probe, deadline)
-                    : plainAttempt(book, model, call, probe);
+            AttemptEnd<S> attempt = attempter.attempt(book, model, link, call, probe, deadline);
             if (attempt.success() != null) {
                 return attempt.success();
             }
             ChatAttempt failed = attempt.failed();
             Outcome outcome = attempt.outcome();
             if (attempt.interrupted()) {
-                return ChainEnds.allFailed(book, "interrupted: the server is stopping");
+                return ended.apply(ChainEnds.allFailed(book, "interrupted: the server is stopping"));
             }
             boolean timeLeft = book.now().isBefore(deadline);
             switch (FailoverRule.decide(outcome, chain.on(), caller.unconfirmed(), next.isPresent(), timeLeft)) {
@@ -127,16 +154,16 @@ public final class ChatEngine {
                             next.orElseThrow(),
                             failed.result().reason().orElseThrow().wire());
                 case STOP -> {
-                    return ChainEnds.allFailed(
-                            book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft));
+                    return ended.apply(ChainEnds.allFailed(
+                            book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft)));
                 }
                 case FINAL -> {
-                    return ChainEnds.finalFailure(book, outcome);
+                    return ended.apply(ChainEnds.finalFailure(book, outcome));
                 }
             }
         }
-        return ChainEnds.allFailed(
-                book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered");
+        return ended.apply(ChainEnds.allFailed(
+                book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered"));
     }
 
     private ChatModel model(String name) {
@@ -148,7 +175,7 @@ public final class ChatEngine {
         return model;
     }
 
-    private AttemptEnd plainAttempt(AttemptBook book, ChatModel model, ChatCall call, boolean probe) {
+    private AttemptEnd<ChainResult> plainAttempt(AttemptBook book, ChatModel model, ChatCall call, boolean probe) {
         Instant started = book.now();
         ChatReply reply;
         try {

@@ -18,7 +18,7 @@ final class StreamOpening {
 
     private StreamOpening() {}
 
-    static AttemptEnd open(
+    static AttemptEnd<StreamStart> open(
             AttemptBook book,
             ChatModel model,
             ChatAdapter adapter,
@@ -53,7 +53,7 @@ final class StreamOpening {
                         ? new Outcome.Unconfirmed("interrupted", "interrupted before the first token", 0, null)
                         : new Outcome.Unavailable("interrupted", "interrupted before the request was sent", 0, null);
                 ChatAttempt attempt = endFailed(book, model, stopped, prompt, started, probe);
-                return new AttemptEnd(null, attempt, stopped, true);
+                return new AttemptEnd<>(null, attempt, stopped, true);
             } catch (RuntimeException e) {
                 upstream.close();
                 Outcome fault = new Outcome.AdapterFault(
