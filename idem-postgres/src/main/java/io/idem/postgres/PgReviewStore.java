@@ -3,6 +3,7 @@ package io.idem.postgres;
 import io.idem.core.domain.JobEventType;
 import io.idem.core.domain.JobState;
 import io.idem.core.domain.JobTransitions;
+import io.idem.core.domain.ReviewAction;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.ReviewCase;
 import io.idem.core.spi.ReviewStore;
@@ -418,12 +419,12 @@ public final class PgReviewStore implements ReviewStore {
 
     @Override
     public boolean resolveRetry(UUID jobId, String actor, String note, Instant now) {
-        return resolve(jobId, JobState.QUEUED, 1, "retry", null, actor, note, now);
+        return resolve(jobId, JobState.QUEUED, 1, ReviewAction.RETRY.wire(), null, actor, note, now);
     }
 
     @Override
     public boolean resolveFail(UUID jobId, String actor, String note, Instant now) {
-        return resolve(jobId, JobState.FAILED, 0, "fail", "operator_failed", actor, note, now);
+        return resolve(jobId, JobState.FAILED, 0, ReviewAction.FAIL.wire(), "operator_failed", actor, note, now);
     }
 
     @Override
@@ -433,8 +434,16 @@ public final class PgReviewStore implements ReviewStore {
         return db.inTransaction(c -> {
             markDelivered(c, jobId, attemptId, Optional.empty(), now);
             PgJobQueueStore.insertAssets(c, attemptId, assets, now);
-            boolean moved =
-                    succeed(c, jobId, attemptId, null, JobEventType.RESOLVED, actor, "confirm_result", note, now);
+            boolean moved = succeed(
+                    c,
+                    jobId,
+                    attemptId,
+                    null,
+                    JobEventType.RESOLVED,
+                    actor,
+                    ReviewAction.CONFIRM_RESULT.wire(),
+                    note,
+                    now);
             if (!moved) {
                 c.rollback();
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobState;
+import io.idem.core.domain.ReviewAction;
 import io.idem.core.domain.Role;
 import io.idem.core.engine.Reconciler;
 import io.idem.core.outcome.GenerationResult;
@@ -24,12 +25,10 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 /** The review queue and operator decisions: reconcile now, retry, fail, confirm_result. */
 public final class ReviewApi {
-    private static final Set<String> ACTIONS = Set.of("retry", "fail", "confirm_result");
     private final Auth auth;
     private final PgJobReads reads;
     private final ReviewStore review;
@@ -112,10 +111,9 @@ public final class ReviewApi {
     private void resolve(Context ctx) {
         Caller caller = auth.require(ctx, Role.OPERATOR, Role.ADMIN);
         JsonNode body = Json.readObject(ctx, 32L * 1024 * 1024);
-        String action = JobRequests.text(body, "action", null);
-        if (action == null || !ACTIONS.contains(action)) {
-            throw ApiError.badRequest("invalid_action", "action must be one of " + ACTIONS);
-        }
+        ReviewAction action = ReviewAction.fromWire(JobRequests.text(body, "action", null))
+                .orElseThrow(
+                        () -> ApiError.badRequest("invalid_action", "action must be one of " + ReviewAction.choices()));
         String note = JobRequests.text(body, "note", null);
         if (note == null || note.isBlank() || note.length() > 2000) {
             throw ApiError.badRequest("missing_note", "a note of 1..2000 characters is required for every decision");
@@ -123,9 +121,9 @@ public final class ReviewApi {
         Job job = parked(ctx, caller);
         var now = clock.instant();
         boolean moved = switch (action) {
-            case "retry" -> review.resolveRetry(job.id(), caller.actor(), note, now);
-            case "fail" -> review.resolveFail(job.id(), caller.actor(), note, now);
-            default -> confirm(job, body.get("result"), caller, note);
+            case RETRY -> review.resolveRetry(job.id(), caller.actor(), note, now);
+            case FAIL -> review.resolveFail(job.id(), caller.actor(), note, now);
+            case CONFIRM_RESULT -> confirm(job, body.get("result"), caller, note);
         };
         if (!moved) {
             Job current = reads.find(job.id(), null).orElseThrow();

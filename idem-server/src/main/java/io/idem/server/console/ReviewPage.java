@@ -3,6 +3,7 @@ package io.idem.server.console;
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobState;
+import io.idem.core.domain.ReviewAction;
 import io.idem.core.engine.Reconciler;
 import io.idem.core.spi.ReviewCase;
 import io.idem.core.spi.ReviewStore;
@@ -102,12 +103,13 @@ final class ReviewPage {
         if (problem != null) {
             throw new ConsoleRefusal(400, "The note contains " + problem + ".");
         }
+        ReviewAction decision = ReviewAction.fromWire(action)
+                .orElseThrow(() -> new ConsoleRefusal(400, "Choose Reconcile, Retry, Fail or Confirm result."));
         var now = clock.instant();
-        boolean moved = switch (action) {
-            case "retry" -> review.resolveRetry(job.id(), actor, note, now);
-            case "fail" -> review.resolveFail(job.id(), actor, note, now);
-            case "confirm_result" -> confirm(job, actor, note);
-            default -> throw new ConsoleRefusal(400, "Choose Reconcile, Retry, Fail or Confirm result.");
+        boolean moved = switch (decision) {
+            case RETRY -> review.resolveRetry(job.id(), actor, note, now);
+            case FAIL -> review.resolveFail(job.id(), actor, note, now);
+            case CONFIRM_RESULT -> confirm(job, actor, note);
         };
         String shortId = job.id().toString().substring(0, 8);
         if (!moved) {
