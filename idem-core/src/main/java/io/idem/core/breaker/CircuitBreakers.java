@@ -37,6 +37,8 @@ public final class CircuitBreakers {
     private static final int WINDOW_CAP = 2048;
 
     private static final Duration P95_EVERY = Duration.ofSeconds(1);
+    /** No p95 check yet (a subtraction from Long.MIN_VALUE would overflow and skip every check). */
+    private static final long NEVER = Long.MIN_VALUE;
 
     public CircuitBreakers(BreakerStore store, BreakerSettings settings, InstantSource clock, String node) {
         this.store = store;
@@ -139,8 +141,9 @@ public final class CircuitBreakers {
             while (!window.isEmpty() && (window.peekFirst()[0] < horizon || window.size() > WINDOW_CAP)) {
                 window.removeFirst();
             }
-            long[] last = lastP95Check.computeIfAbsent(provider, p -> new long[] {Long.MIN_VALUE});
-            if (window.size() < settings.latencyMinSamples() || nowMs - last[0] < P95_EVERY.toMillis()) {
+            long[] last = lastP95Check.computeIfAbsent(provider, p -> new long[] {NEVER});
+            boolean checkedRecently = last[0] != NEVER && nowMs - last[0] < P95_EVERY.toMillis();
+            if (window.size() < settings.latencyMinSamples() || checkedRecently) {
                 return;
             }
             last[0] = nowMs;

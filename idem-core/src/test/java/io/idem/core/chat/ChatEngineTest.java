@@ -3,9 +3,6 @@ package io.idem.core.chat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idem.core.breaker.BreakerSettings;
-import io.idem.core.breaker.BreakerSnapshot;
-import io.idem.core.breaker.BreakerState;
-import io.idem.core.breaker.BreakerStore;
 import io.idem.core.breaker.CircuitBreakers;
 import io.idem.core.budget.ProviderBudgets;
 import io.idem.core.budget.SpendStore;
@@ -26,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +31,7 @@ class ChatEngineTest {
     private static final ChatRequest REQUEST =
             new ChatRequest(List.of(new ChatMessage("user", "hello there")), "{\"messages\":[]}", 0);
 
-    private final MemoryBreakers breakerStore = new MemoryBreakers();
+    private final io.idem.core.breaker.MemoryBreakerStore breakerStore = new io.idem.core.breaker.MemoryBreakerStore();
     private final CircuitBreakers breakers =
             new CircuitBreakers(breakerStore, BreakerSettings.DEFAULTS, InstantSource.system(), "test-node");
     private final ProviderGate gate =
@@ -325,43 +321,4 @@ class ChatEngineTest {
     }
 
     /** Breaker state in memory: enough to open one by hand. */
-    private static final class MemoryBreakers implements BreakerStore {
-        private final Map<String, BreakerSnapshot> states = new ConcurrentHashMap<>();
-
-        @Override
-        public Map<String, BreakerSnapshot> loadAll() {
-            return Map.copyOf(states);
-        }
-
-        @Override
-        public Optional<BreakerSnapshot> load(String provider) {
-            return Optional.ofNullable(states.get(provider));
-        }
-
-        @Override
-        public Optional<BreakerSnapshot> open(String provider, Instant until, String reason, String node, Instant now) {
-            BreakerSnapshot open =
-                    new BreakerSnapshot(provider, BreakerState.OPEN, 0, Optional.of(until), Optional.empty(), 1);
-            states.put(provider, open);
-            return Optional.of(open);
-        }
-
-        @Override
-        public Optional<BreakerSnapshot> takeProbe(String provider, Instant probeUntil, String node, Instant now) {
-            return Optional.empty();
-        }
-
-        @Override
-        public Optional<BreakerSnapshot> close(String provider, String node, Instant now) {
-            BreakerSnapshot closed = BreakerSnapshot.closed(provider);
-            states.put(provider, closed);
-            return Optional.of(closed);
-        }
-
-        @Override
-        public Optional<BreakerSnapshot> reopen(
-                String provider, Instant until, String reason, String node, Instant now) {
-            return open(provider, until, reason, node, now);
-        }
-    }
 }
