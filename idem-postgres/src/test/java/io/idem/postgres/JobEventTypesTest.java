@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /** The job trace is one closed set, in Java, in the SQL that writes it and in the table. */
 class JobEventTypesTest {
-    private static final Pattern LITERAL = Pattern.compile("'((?:job|attempt)\\.[a-z_]+)'");
+    private static final Pattern LITERAL = Pattern.compile("'([a-z_]+\\.[a-z_]+)'");
+    private static final String INSERT = "INSERT INTO job_events";
 
     private static Set<String> wireNames() {
         return Arrays.stream(JobEventType.values())
@@ -33,9 +34,14 @@ class JobEventTypesTest {
         Set<String> written = new TreeSet<>();
         try (Stream<Path> files = Files.walk(Path.of("src/main/java/io/idem/postgres"))) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
-                Matcher m = LITERAL.matcher(Files.readString(file));
-                while (m.find()) {
-                    written.add(m.group(1));
+                String text = Files.readString(file);
+                // every dotted literal in an INSERT INTO job_events statement (up to its text block's end)
+                for (int at = text.indexOf(INSERT); at >= 0; at = text.indexOf(INSERT, at + 1)) {
+                    int end = text.indexOf("\"\"\"", at);
+                    Matcher m = LITERAL.matcher(text.substring(at, end < 0 ? text.length() : end));
+                    while (m.find()) {
+                        written.add(m.group(1));
+                    }
                 }
             }
         }

@@ -9,6 +9,7 @@ public enum JobEventType {
     CLAIMED("job.claimed"),
     REQUEUED("job.requeued"),
     FAILED_OVER("attempt.failed_over"),
+    CANDIDATE_SKIPPED("candidate.skipped"),
     SUCCEEDED("job.succeeded"),
     FAILED("job.failed"),
     MANUAL_REVIEW("job.manual_review"),

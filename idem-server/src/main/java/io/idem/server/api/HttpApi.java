@@ -90,7 +90,7 @@ public final class HttpApi implements AutoCloseable {
                             parts.gate(),
                             parts.sentinel())
                     .install(c);
-            new RouteCheckApi(auth, requests, parts.gate(), maxBytes).install(c);
+            new RouteCheckApi(auth, requests, parts.gate(), maxBytes, parts.clock()).install(c);
             parts.chat().install(c, auth, maxBytes);
             new AssetsApi(auth, parts.reads(), parts.assets(), links).install(c);
             new io.idem.server.console.Console(

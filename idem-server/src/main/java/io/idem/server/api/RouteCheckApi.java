@@ -22,12 +22,15 @@ public final class RouteCheckApi {
     private final JobRequests requests;
     private final ProviderGate gate;
     private final long maxBytes;
+    private final java.time.InstantSource clock;
 
-    public RouteCheckApi(Auth auth, JobRequests requests, ProviderGate gate, long maxBytes) {
+    public RouteCheckApi(
+            Auth auth, JobRequests requests, ProviderGate gate, long maxBytes, java.time.InstantSource clock) {
         this.auth = auth;
         this.requests = requests;
         this.gate = gate;
         this.maxBytes = maxBytes;
+        this.clock = clock;
     }
 
     public void install(JavalinConfig config) {
@@ -42,7 +45,7 @@ public final class RouteCheckApi {
         for (CandidateCheck check : draft.checks()) {
             List<String> reasons = new ArrayList<>(check.reasons());
             var breaker = gate.breakers().snapshot(check.provider());
-            var decision = Admission.decide(breaker, java.time.Instant.now());
+            var decision = Admission.decide(breaker, clock.instant());
             if (decision == Admission.Decision.DENY) {
                 reasons.add("breaker_" + breaker.state().wire());
             }

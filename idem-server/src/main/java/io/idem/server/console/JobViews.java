@@ -31,6 +31,7 @@ final class JobViews {
             case CREATED -> "Accepted";
             case CLAIMED -> "Claimed by a worker";
             case FAILED_OVER -> "Failed over to the next provider";
+            case CANDIDATE_SKIPPED -> "Provider skipped";
             case SUCCEEDED -> "Succeeded";
             case FAILED -> "Failed";
             case MANUAL_REVIEW -> "Parked for review";
