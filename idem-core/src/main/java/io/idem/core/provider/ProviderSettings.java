@@ -1,5 +1,6 @@
 package io.idem.core.provider;
 
+import io.idem.core.pricing.PricingModel;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -15,7 +16,8 @@ import java.util.regex.Pattern;
  * @param adapter the adapter type, e.g. {@code fake}, {@code openai_images}
  * @param defaultModel the vendor model id used when a request names none
  * @param models Idem model name → vendor model id
- * @param costPerImageUsd what one delivered image costs, for the audit
+ * @param pricing how the provider bills ({@code cost_per_image_usd}: per image), for the expected cost
+ *     written ahead, the audit and the budgets
  * @param capabilities kinds, sizes, n, jurisdictions, poll and cancel
  * @param dailyBudgetUsd spend per UTC day past which the provider is skipped
  */
@@ -27,7 +29,7 @@ public record ProviderSettings(
         String defaultModel,
         Map<String, String> models,
         Duration connectTimeout,
-        BigDecimal costPerImageUsd,
+        PricingModel pricing,
         boolean enabled,
         Capabilities capabilities,
         Optional<BigDecimal> dailyBudgetUsd) {
@@ -50,20 +52,16 @@ public record ProviderSettings(
             throw new IllegalArgumentException(
                     "provider '" + name + "': connect timeout must be positive, was " + connectTimeout);
         }
-        Objects.requireNonNull(costPerImageUsd, "costPerImageUsd");
+        Objects.requireNonNull(pricing, "pricing");
         Objects.requireNonNull(capabilities, "capabilities");
         Objects.requireNonNull(dailyBudgetUsd, "dailyBudgetUsd");
         if (dailyBudgetUsd.isPresent() && dailyBudgetUsd.get().signum() <= 0) {
             throw new IllegalArgumentException(
                     "provider '" + name + "': daily budget must be positive, was " + dailyBudgetUsd.get());
         }
-        if (costPerImageUsd.signum() < 0) {
-            throw new IllegalArgumentException(
-                    "provider '" + name + "': cost must not be negative, was " + costPerImageUsd);
-        }
     }
 
-    /** A provider that can be polled and canceled (the capabilities a vendor's API usually has). */
+    /** A provider priced per image that can be polled and canceled (what a vendor's API usually offers). */
     public ProviderSettings(
             String name,
             String adapter,
@@ -82,7 +80,7 @@ public record ProviderSettings(
                 defaultModel,
                 models,
                 connectTimeout,
-                costPerImageUsd,
+                new PricingModel.PerImage(costPerImageUsd),
                 enabled,
                 Capabilities.ANY,
                 Optional.empty());
@@ -106,7 +104,7 @@ public record ProviderSettings(
                 defaultModel,
                 models,
                 connectTimeout,
-                costPerImageUsd,
+                pricing,
                 enabled,
                 capabilities,
                 dailyBudgetUsd);

@@ -3,6 +3,7 @@ package io.idem.providers.openai;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.Usage;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
@@ -145,7 +146,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
                 }
             }
         }
-        BigDecimal cost = calls.settings().costPerImageUsd().multiply(BigDecimal.valueOf(media.size()));
+        BigDecimal cost = calls.settings().pricing().cost(Usage.images(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
     }
 

@@ -83,8 +83,8 @@ public final class RunwareAdapter implements ProviderAdapter {
         this.media = new RunwareMedia(new MediaDownloader(client, tuning.maxDownloadBytes()), tuning.downloadTimeout());
         RunwareLookup lookup = new RunwareLookup(calls, endpoint);
         this.poller = new RunwarePoller(lookup, tuning, clock);
-        this.followUp = new RunwareFollowUp(
-                lookup, media, tuning, clock, calls::credential, calls::text, settings.costPerImageUsd());
+        this.followUp =
+                new RunwareFollowUp(lookup, media, tuning, clock, calls::credential, calls::text, settings.pricing());
     }
 
     @Override
@@ -153,7 +153,7 @@ public final class RunwareAdapter implements ProviderAdapter {
             case RunwareTaskState.Succeeded succeeded ->
                 switch (media.fetch(succeeded.items())) {
                     case RunwareMedia.Fetch.Fetched fetched ->
-                        fetched.confirmed(task, calls.settings().costPerImageUsd());
+                        fetched.confirmed(task, calls.settings().pricing());
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new Outcome.Unconfirmed(notFetched.code(), notFetched.detail(), 200, task);
                 };

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.ChatRouting;
 import io.idem.core.chat.UnconfirmedPolicy;
+import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.providers.chat.ChatAdapters;
@@ -236,7 +237,7 @@ final class ChatRoutingReader {
                     "none",
                     Map.of(),
                     Duration.ofMillis(connectMs),
-                    BigDecimal.ZERO,
+                    PricingModel.PerImage.FREE,
                     enabled,
                     Capabilities.ANY,
                     budget);

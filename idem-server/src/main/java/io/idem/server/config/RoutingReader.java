@@ -1,6 +1,7 @@
 package io.idem.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
 import java.math.BigDecimal;
@@ -208,7 +209,7 @@ final class RoutingReader {
                     model,
                     models,
                     Duration.ofMillis(connectMs),
-                    cost,
+                    new PricingModel.PerImage(cost),
                     enabled,
                     capabilities(p.get("capabilities"), where, poll, cancel),
                     budget(p, where));
