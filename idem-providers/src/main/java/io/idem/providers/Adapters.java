@@ -4,9 +4,9 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.text.Redactor;
 import io.idem.providers.fake.FakeAdapter;
+import io.idem.providers.http.VendorHttpClients;
 import java.net.http.HttpClient;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 
 /** Creates the adapter a provider's configuration names. */
@@ -29,12 +29,7 @@ public final class Adapters {
      */
     public static ProviderAdapter create(
             ProviderSettings settings, UnaryOperator<String> environment, Redactor redactor) {
-        HttpClient client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .build();
+        HttpClient client = VendorHttpClients.forProvider(settings);
         ProviderAdapter adapter = switch (settings.adapter()) {
             case "fake" -> new FakeAdapter(settings, client, environment, redactor);
             case "fal" -> new io.idem.providers.fal.FalAdapter(settings, client, environment, redactor);

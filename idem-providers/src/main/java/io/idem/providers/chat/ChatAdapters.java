@@ -3,12 +3,12 @@ package io.idem.providers.chat;
 import io.idem.core.chat.ChatAdapter;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.text.Redactor;
+import io.idem.providers.http.VendorHttpClients;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 
 /**
@@ -50,11 +50,6 @@ public final class ChatAdapters {
 
     /** One HTTP client per provider: its own connection pool, its own connect timeout. */
     private static HttpClient client(ProviderSettings settings) {
-        return HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .build();
+        return VendorHttpClients.forProvider(settings);
     }
 }
