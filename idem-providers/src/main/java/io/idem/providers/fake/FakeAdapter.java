@@ -50,7 +50,7 @@ public final class FakeAdapter implements ProviderAdapter {
      */
     public FakeAdapter(
             ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
-        this.calls = new VendorCalls("fake", settings, client, environment, redactor);
+        this.calls = new VendorCalls(FakeVendor.NAME, settings, client, environment, redactor);
         this.endpoints = FakeEndpoints.of(settings.baseUrl());
         this.followUp = new FakeFollowUp(calls, endpoints, settings.pricing());
     }

@@ -65,7 +65,7 @@ public final class FalAdapter implements ProviderAdapter {
             Redactor redactor,
             InstantSource clock,
             PollSchedule schedule) {
-        this.calls = new VendorCalls("fal", "Key", settings, client, environment, redactor);
+        this.calls = new VendorCalls(FalVendor.NAME, "Key", settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         FalEndpoints endpoints = FalEndpoints.of(settings.baseUrl());
         FalQueue queue = new FalQueue(calls, endpoints);

@@ -79,7 +79,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
             Redactor redactor,
             OpenAiTuning tuning,
             InstantSource clock) {
-        this.calls = new VendorCalls("openai_images", settings, client, environment, redactor);
+        this.calls = new VendorCalls(OpenAiImagesVendor.NAME, settings, client, environment, redactor);
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoints = OpenAiEndpoints.of(settings.baseUrl());

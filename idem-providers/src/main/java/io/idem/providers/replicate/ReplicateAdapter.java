@@ -67,7 +67,7 @@ public final class ReplicateAdapter implements ProviderAdapter {
             Redactor redactor,
             InstantSource clock,
             PollSchedule schedule) {
-        this.calls = new VendorCalls("replicate", settings, client, environment, redactor);
+        this.calls = new VendorCalls(ReplicateVendor.NAME, settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         ReplicateEndpoints endpoints = ReplicateEndpoints.of(settings.baseUrl());
         ReplicateApi api = new ReplicateApi(calls, endpoints);

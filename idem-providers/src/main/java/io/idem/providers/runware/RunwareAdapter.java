@@ -76,7 +76,7 @@ public final class RunwareAdapter implements ProviderAdapter {
             Redactor redactor,
             RunwareTuning tuning,
             InstantSource clock) {
-        this.calls = new VendorCalls("runware", settings, client, environment, redactor);
+        this.calls = new VendorCalls(RunwareVendor.NAME, settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoint = URI.create(VendorCalls.trimmedBase(settings.baseUrl()));
         this.errors = new RunwareErrorReader(tuning.promptRefusal());

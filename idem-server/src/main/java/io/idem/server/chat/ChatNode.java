@@ -14,7 +14,7 @@ import io.idem.postgres.Database;
 import io.idem.postgres.PgChatAudit;
 import io.idem.postgres.PgChatIdempotency;
 import io.idem.postgres.PgSpendStore;
-import io.idem.providers.chat.ChatAdapters;
+import io.idem.providers.ChatAdapters;
 import io.idem.server.auth.ServerSecret;
 import java.time.Duration;
 import java.time.InstantSource;

@@ -7,7 +7,7 @@ import io.idem.core.chat.UnconfirmedPolicy;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
-import io.idem.providers.chat.ChatAdapters;
+import io.idem.providers.ChatAdapters;
 import io.idem.providers.chat.OllamaChatAdapter;
 import io.idem.providers.chat.OpenAiChatAdapter;
 import io.idem.providers.fake.FakeVendorServer;

@@ -91,13 +91,13 @@ final class RoutingReader {
                 }
             }
             String adapter = required(p, name, "adapter");
-            if (io.idem.providers.chat.ChatAdapters.CHAT_ONLY.contains(adapter)) {
+            if (io.idem.providers.ChatAdapters.CHAT_ONLY.contains(adapter)) {
                 continue; // chat-only providers never serve jobs: ChatRoutingReader reads them
             }
             if (!io.idem.providers.Adapters.KNOWN.contains(adapter)) {
                 throw new ConfigException("providers." + name + ".adapter: unknown adapter '" + adapter + "'; known: "
                         + io.idem.providers.Adapters.KNOWN + " (chat only: "
-                        + io.idem.providers.chat.ChatAdapters.CHAT_ONLY + ")");
+                        + io.idem.providers.ChatAdapters.CHAT_ONLY + ")");
             }
             String baseUrl = text(p, "base_url");
             if (baseUrl == null && "fake".equals(adapter)) {
