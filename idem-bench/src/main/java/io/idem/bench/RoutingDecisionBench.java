@@ -64,7 +64,8 @@ public class RoutingDecisionBench {
                             Duration.ofSeconds(2),
                             new PricingModel.PerImage(BigDecimal.ONE),
                             true,
-                            new Capabilities(Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true),
+                            new Capabilities(
+                                    Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true, false),
                             Optional.empty()));
         }
         return new Routing(

@@ -6,14 +6,10 @@ import io.idem.core.text.Redactor;
 import io.idem.providers.http.VendorHttpClients;
 import io.idem.providers.vendor.JobAdapterFactory;
 import io.idem.providers.vendor.VendorDescriptor;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /** Creates the job adapter a provider's configuration names, from its vendor's descriptor. */
 public final class Adapters {
-    /** The adapter types this build knows: the registry's vendors with a job side. */
-    public static final Set<String> KNOWN = Vendors.jobNames();
-
     private Adapters() {}
 
     /** With keys from {@code System.getenv} and only the adapter's own key and the shapes redacted. */
@@ -33,7 +29,7 @@ public final class Adapters {
         JobAdapterFactory factory = Vendors.named(settings.adapter())
                 .flatMap(VendorDescriptor::jobs)
                 .orElseThrow(() -> new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
-                        + settings.adapter() + "'; known: " + KNOWN));
+                        + settings.adapter() + "'; known: " + Vendors.jobNames()));
         ProviderAdapter adapter =
                 factory.create(settings, VendorHttpClients.forProvider(settings), environment, redactor);
         return settings.poll() && settings.cancel() ? adapter : new LimitedAdapter(adapter, settings);

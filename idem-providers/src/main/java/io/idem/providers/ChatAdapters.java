@@ -8,7 +8,6 @@ import io.idem.providers.vendor.ChatWiring;
 import io.idem.providers.vendor.VendorDescriptor;
 import java.util.Collection;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -16,11 +15,6 @@ import java.util.function.UnaryOperator;
  * {@link Adapters} for jobs: a {@code fake} provider has both, the chat-only vendors only this one.
  */
 public final class ChatAdapters {
-    /** Adapter types that serve chat only (they have no job adapter). */
-    public static final Set<String> CHAT_ONLY = Vendors.chatOnlyNames();
-    /** Every adapter type with a chat side. */
-    public static final Set<String> KNOWN = Vendors.chatNames();
-
     private ChatAdapters() {}
 
     /**
@@ -39,7 +33,7 @@ public final class ChatAdapters {
         ChatAdapterFactory factory = Vendors.named(settings.adapter())
                 .flatMap(VendorDescriptor::chat)
                 .orElseThrow(() -> new IllegalArgumentException("provider '" + settings.name() + "': adapter '"
-                        + settings.adapter() + "' has no chat side; known: " + KNOWN));
+                        + settings.adapter() + "' has no chat side; known: " + Vendors.chatNames()));
         return factory.create(new ChatWiring(settings, answersFile, vendorModels, environment, redactor));
     }
 }

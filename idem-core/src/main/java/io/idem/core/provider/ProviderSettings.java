@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * @param models Idem model name → vendor model id
  * @param pricing how the provider bills ({@code cost_per_image_usd}: per image), for the expected cost
  *     written ahead, the audit and the budgets
- * @param capabilities kinds, sizes, n, jurisdictions, poll and cancel
+ * @param capabilities kinds, sizes, n, jurisdictions, poll, cancel and simulate
  * @param dailyBudgetUsd spend per UTC day past which the provider is skipped
  */
 public record ProviderSettings(
@@ -61,7 +61,10 @@ public record ProviderSettings(
         }
     }
 
-    /** A provider priced per image that can be polled and canceled (what a vendor's API usually offers). */
+    /**
+     * A provider priced per image that can be polled and canceled (what a vendor's API usually
+     * offers) and takes no {@code simulate} directives.
+     */
     public ProviderSettings(
             String name,
             String adapter,
@@ -123,8 +126,8 @@ public record ProviderSettings(
         return models.getOrDefault(model, model);
     }
 
-    /** Only the fake vendor takes fault-injection directives. */
+    /** Whether it takes fault-injection directives (its vendor's descriptor says; only the fake vendor does). */
     public boolean acceptsSimulate() {
-        return "fake".equals(adapter);
+        return capabilities.simulate();
     }
 }
