@@ -2,6 +2,7 @@ package io.idem.bench;
 
 import io.idem.core.breaker.Admission;
 import io.idem.core.breaker.BreakerSnapshot;
+import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.CandidatePlan;
@@ -61,9 +62,10 @@ public class RoutingDecisionBench {
                             "m",
                             Map.of("fast-image", "v"),
                             Duration.ofSeconds(2),
-                            BigDecimal.ONE,
+                            new PricingModel.PerImage(BigDecimal.ONE),
                             true,
-                            new Capabilities(Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true),
+                            new Capabilities(
+                                    Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true, false),
                             Optional.empty()));
         }
         return new Routing(

@@ -3,17 +3,13 @@ package io.idem.providers;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.text.Redactor;
-import io.idem.providers.fake.FakeAdapter;
-import java.net.http.HttpClient;
-import java.util.Set;
-import java.util.concurrent.Executors;
+import io.idem.providers.http.VendorHttpClients;
+import io.idem.providers.vendor.JobAdapterFactory;
+import io.idem.providers.vendor.VendorDescriptor;
 import java.util.function.UnaryOperator;
 
-/** Creates the adapter a provider's configuration names. */
+/** Creates the job adapter a provider's configuration names, from its vendor's descriptor. */
 public final class Adapters {
-    /** The adapter types this build knows. */
-    public static final Set<String> KNOWN = Set.of("fake", "fal", "replicate", "openai_images", "runware");
-
     private Adapters() {}
 
     /** With keys from {@code System.getenv} and only the adapter's own key and the shapes redacted. */
@@ -26,27 +22,16 @@ public final class Adapters {
      *
      * @param environment where the adapter reads its key
      * @param redactor the node's secrets, hidden in everything the vendor says
+     * @throws IllegalArgumentException the adapter is not a vendor with a job side
      */
     public static ProviderAdapter create(
             ProviderSettings settings, UnaryOperator<String> environment, Redactor redactor) {
-        HttpClient client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(settings.connectTimeout())
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newVirtualThreadPerTaskExecutor())
-                .build();
-        ProviderAdapter adapter = switch (settings.adapter()) {
-            case "fake" -> new FakeAdapter(settings, client, environment, redactor);
-            case "fal" -> new io.idem.providers.fal.FalAdapter(settings, client, environment, redactor);
-            case "replicate" ->
-                new io.idem.providers.replicate.ReplicateAdapter(settings, client, environment, redactor);
-            case "openai_images" ->
-                new io.idem.providers.openai.OpenAiImagesAdapter(settings, client, environment, redactor);
-            case "runware" -> new io.idem.providers.runware.RunwareAdapter(settings, client, environment, redactor);
-            default ->
-                throw new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
-                        + settings.adapter() + "'; known: " + KNOWN);
-        };
+        JobAdapterFactory factory = Vendors.named(settings.adapter())
+                .flatMap(VendorDescriptor::jobs)
+                .orElseThrow(() -> new IllegalArgumentException("provider '" + settings.name() + "': unknown adapter '"
+                        + settings.adapter() + "'; known: " + Vendors.jobNames()));
+        ProviderAdapter adapter =
+                factory.create(settings, VendorHttpClients.forProvider(settings), environment, redactor);
         return settings.poll() && settings.cancel() ? adapter : new LimitedAdapter(adapter, settings);
     }
 }

@@ -1,7 +1,8 @@
 package io.idem.core.chat;
 
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.pricing.Usage;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.Objects;
 
 /**
@@ -10,8 +11,6 @@ import java.util.Objects;
  */
 public record ChatModel(
         String name, String provider, String vendorModel, BigDecimal inputUsdPer1M, BigDecimal outputUsdPer1M) {
-    private static final BigDecimal MILLION = BigDecimal.valueOf(1_000_000);
-
     public ChatModel {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(provider, "provider");
@@ -24,11 +23,13 @@ public record ChatModel(
         }
     }
 
+    /** The model's prices as a pricing model (per million input and output tokens). */
+    public PricingModel.PerToken pricing() {
+        return new PricingModel.PerToken(inputUsdPer1M, outputUsdPer1M);
+    }
+
     /** What {@code usage} costs on this model, in USD (9 decimal places). */
     public BigDecimal cost(TokenUsage usage) {
-        return inputUsdPer1M
-                .multiply(BigDecimal.valueOf(usage.promptTokens()))
-                .add(outputUsdPer1M.multiply(BigDecimal.valueOf(usage.completionTokens())))
-                .divide(MILLION, 9, RoundingMode.HALF_UP);
+        return pricing().cost(Usage.tokens(usage.promptTokens(), usage.completionTokens()));
     }
 }

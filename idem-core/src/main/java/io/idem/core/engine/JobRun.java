@@ -122,9 +122,7 @@ final class JobRun {
             }
             case Admission.Allowed allowed -> probe = allowed.probe();
         }
-        BigDecimal expected = provider.settings()
-                .costPerImageUsd()
-                .multiply(BigDecimal.valueOf(job.spec().n()));
+        BigDecimal expected = provider.settings().pricing().expectedCost(job.spec());
         AheadResult ahead = store.writeAhead(
                 claimed.lease(),
                 new AttemptDraft(attemptId, name, vendorModel, job.round(), expected),

@@ -14,6 +14,8 @@ import java.util.Set;
  * @param jurisdictions where it processes data (e.g. {@code eu}, {@code us})
  * @param poll whether a call can be looked up later (reconcile)
  * @param cancel whether a call in flight can be canceled
+ * @param simulate whether it obeys {@code simulate} fault-injection directives: a trait of its vendor
+ *     (only the fake vendor has it), set from the vendor's descriptor, never by configuration
  */
 public record Capabilities(
         Set<String> kinds,
@@ -23,9 +25,11 @@ public record Capabilities(
         int maxN,
         Set<String> jurisdictions,
         boolean poll,
-        boolean cancel) {
+        boolean cancel,
+        boolean simulate) {
 
-    public static final Capabilities ANY = new Capabilities(Set.of(), Set.of(), 0, 0, 10, Set.of(), true, true);
+    /** No restriction declared, poll and cancel on, no {@code simulate}. */
+    public static final Capabilities ANY = new Capabilities(Set.of(), Set.of(), 0, 0, 10, Set.of(), true, true, false);
 
     public Capabilities {
         kinds = Set.copyOf(kinds);
@@ -37,6 +41,11 @@ public record Capabilities(
         if (maxWidth < 0 || maxHeight < 0) {
             throw new IllegalArgumentException("max dimensions must not be negative");
         }
+    }
+
+    /** The same capabilities, with {@code simulate} as the vendor's descriptor says. */
+    public Capabilities withSimulate(boolean accepts) {
+        return new Capabilities(kinds, sizes, maxWidth, maxHeight, maxN, jurisdictions, poll, cancel, accepts);
     }
 
     /** Why this provider cannot serve a request, or {@code null} when it can. */

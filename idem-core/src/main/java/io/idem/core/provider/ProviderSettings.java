@@ -1,5 +1,6 @@
 package io.idem.core.provider;
 
+import io.idem.core.pricing.PricingModel;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -15,8 +16,9 @@ import java.util.regex.Pattern;
  * @param adapter the adapter type, e.g. {@code fake}, {@code openai_images}
  * @param defaultModel the vendor model id used when a request names none
  * @param models Idem model name → vendor model id
- * @param costPerImageUsd what one delivered image costs, for the audit
- * @param capabilities kinds, sizes, n, jurisdictions, poll and cancel
+ * @param pricing how the provider bills ({@code cost_per_image_usd}: per image), for the expected cost
+ *     written ahead, the audit and the budgets
+ * @param capabilities kinds, sizes, n, jurisdictions, poll, cancel and simulate
  * @param dailyBudgetUsd spend per UTC day past which the provider is skipped
  */
 public record ProviderSettings(
@@ -27,7 +29,7 @@ public record ProviderSettings(
         String defaultModel,
         Map<String, String> models,
         Duration connectTimeout,
-        BigDecimal costPerImageUsd,
+        PricingModel pricing,
         boolean enabled,
         Capabilities capabilities,
         Optional<BigDecimal> dailyBudgetUsd) {
@@ -50,20 +52,19 @@ public record ProviderSettings(
             throw new IllegalArgumentException(
                     "provider '" + name + "': connect timeout must be positive, was " + connectTimeout);
         }
-        Objects.requireNonNull(costPerImageUsd, "costPerImageUsd");
+        Objects.requireNonNull(pricing, "pricing");
         Objects.requireNonNull(capabilities, "capabilities");
         Objects.requireNonNull(dailyBudgetUsd, "dailyBudgetUsd");
         if (dailyBudgetUsd.isPresent() && dailyBudgetUsd.get().signum() <= 0) {
             throw new IllegalArgumentException(
                     "provider '" + name + "': daily budget must be positive, was " + dailyBudgetUsd.get());
         }
-        if (costPerImageUsd.signum() < 0) {
-            throw new IllegalArgumentException(
-                    "provider '" + name + "': cost must not be negative, was " + costPerImageUsd);
-        }
     }
 
-    /** A provider that can be polled and canceled (the capabilities a vendor's API usually has). */
+    /**
+     * A provider priced per image that can be polled and canceled (what a vendor's API usually
+     * offers) and takes no {@code simulate} directives.
+     */
     public ProviderSettings(
             String name,
             String adapter,
@@ -82,7 +83,7 @@ public record ProviderSettings(
                 defaultModel,
                 models,
                 connectTimeout,
-                costPerImageUsd,
+                new PricingModel.PerImage(costPerImageUsd),
                 enabled,
                 Capabilities.ANY,
                 Optional.empty());
@@ -106,7 +107,7 @@ public record ProviderSettings(
                 defaultModel,
                 models,
                 connectTimeout,
-                costPerImageUsd,
+                pricing,
                 enabled,
                 capabilities,
                 dailyBudgetUsd);
@@ -125,8 +126,8 @@ public record ProviderSettings(
         return models.getOrDefault(model, model);
     }
 
-    /** Only the fake vendor takes fault-injection directives. */
+    /** Whether it takes fault-injection directives (its vendor's descriptor says; only the fake vendor does). */
     public boolean acceptsSimulate() {
-        return "fake".equals(adapter);
+        return capabilities.simulate();
     }
 }

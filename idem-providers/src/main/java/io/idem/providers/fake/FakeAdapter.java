@@ -50,9 +50,9 @@ public final class FakeAdapter implements ProviderAdapter {
      */
     public FakeAdapter(
             ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
-        this.calls = new VendorCalls("fake", settings, client, environment, redactor);
+        this.calls = new VendorCalls(FakeVendor.NAME, settings, client, environment, redactor);
         this.endpoints = FakeEndpoints.of(settings.baseUrl());
-        this.followUp = new FakeFollowUp(calls, endpoints, settings.costPerImageUsd());
+        this.followUp = new FakeFollowUp(calls, endpoints, settings.pricing());
     }
 
     @Override
@@ -72,8 +72,7 @@ public final class FakeAdapter implements ProviderAdapter {
             return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
-                    FakeAnswerReader.read(
-                            answered.response(), calls.settings().costPerImageUsd(), calls.text(credential));
+                    FakeAnswerReader.read(answered.response(), calls.settings().pricing(), calls.text(credential));
             };
         });
     }

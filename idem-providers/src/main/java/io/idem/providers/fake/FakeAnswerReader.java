@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.pricing.Usage;
 import io.idem.providers.http.VendorJson;
 import io.idem.providers.http.VendorText;
 import java.math.BigDecimal;
@@ -19,11 +21,11 @@ final class FakeAnswerReader {
     private FakeAnswerReader() {}
 
     /** Throws only on a bug (an unexpected runtime exception), which the adapter turns into a fault. */
-    static Outcome read(HttpResponse<byte[]> response, BigDecimal pricePerImage, VendorText text) {
+    static Outcome read(HttpResponse<byte[]> response, PricingModel pricing, VendorText text) {
         int status = response.statusCode();
         String requestId = response.headers().firstValue("X-Request-Id").orElse(null);
         if (status == 200) {
-            return success(response.body(), requestId, pricePerImage);
+            return success(response.body(), requestId, pricing);
         }
         byte[] body = response.body();
         Optional<String> code = FakeGenerationJson.errorField(body, "code");
@@ -54,7 +56,7 @@ final class FakeAnswerReader {
                 "unexpected_status", "unexpected HTTP " + status + ": " + message, status, requestId);
     }
 
-    private static Outcome success(byte[] body, String headerId, BigDecimal pricePerImage) {
+    private static Outcome success(byte[] body, String headerId, PricingModel pricing) {
         Optional<JsonNode> root = VendorJson.parse(body);
         String requestId = headerId != null
                 ? headerId
@@ -67,8 +69,7 @@ final class FakeAnswerReader {
             return new Outcome.Unavailable("malformed_response", why, 200, requestId);
         }
         BigDecimal cost = root.flatMap(FakeGenerationJson::cost)
-                .orElseGet(() -> pricePerImage.multiply(
-                        BigDecimal.valueOf(result.get().media().size())));
+                .orElseGet(() -> pricing.cost(Usage.images(result.get().media().size())));
         return new Outcome.Confirmed(result.get(), 200, requestId, cost);
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.pricing.Usage;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
@@ -24,12 +26,12 @@ import java.util.Optional;
 final class FakeFollowUp {
     private final VendorCalls calls;
     private final FakeEndpoints endpoints;
-    private final BigDecimal pricePerImage;
+    private final PricingModel pricing;
 
-    FakeFollowUp(VendorCalls calls, FakeEndpoints endpoints, BigDecimal pricePerImage) {
+    FakeFollowUp(VendorCalls calls, FakeEndpoints endpoints, PricingModel pricing) {
         this.calls = calls;
         this.endpoints = endpoints;
-        this.pricePerImage = pricePerImage;
+        this.pricing = pricing;
     }
 
     ReconcileAnswer reconcile(AttemptRef attempt) {
@@ -79,8 +81,8 @@ final class FakeFollowUp {
                     yield new ReconcileAnswer.StillUnknown("vendor reports " + id + " succeeded but shows no image");
                 }
                 BigDecimal cost = FakeGenerationJson.cost(generation)
-                        .orElseGet(() -> pricePerImage.multiply(
-                                BigDecimal.valueOf(result.get().media().size())));
+                        .orElseGet(() ->
+                                pricing.cost(Usage.images(result.get().media().size())));
                 yield new ReconcileAnswer.Delivered(new Outcome.Confirmed(result.get(), 200, id, cost));
             }
             case "failed", "canceled" ->

@@ -65,12 +65,12 @@ public final class FalAdapter implements ProviderAdapter {
             Redactor redactor,
             InstantSource clock,
             PollSchedule schedule) {
-        this.calls = new VendorCalls("fal", "Key", settings, client, environment, redactor);
+        this.calls = new VendorCalls(FalVendor.NAME, "Key", settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         FalEndpoints endpoints = FalEndpoints.of(settings.baseUrl());
         FalQueue queue = new FalQueue(calls, endpoints);
-        FalDelivery delivery = new FalDelivery(
-                new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.costPerImageUsd());
+        FalDelivery delivery =
+                new FalDelivery(new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.pricing());
         FalCompletion completion = new FalCompletion(queue, delivery, schedule);
         this.submission = new FalSubmission(calls, endpoints);
         this.polling = new FalPolling(queue, completion, clock, schedule);

@@ -3,6 +3,8 @@ package io.idem.providers.fal;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.pricing.Usage;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
@@ -21,11 +23,11 @@ final class FalDelivery {
     static final Duration DOWNLOAD_TIMEOUT = Duration.ofSeconds(30);
 
     private final MediaDownloader downloader;
-    private final BigDecimal pricePerImage;
+    private final PricingModel pricing;
 
-    FalDelivery(MediaDownloader downloader, BigDecimal pricePerImage) {
+    FalDelivery(MediaDownloader downloader, PricingModel pricing) {
         this.downloader = downloader;
-        this.pricePerImage = pricePerImage;
+        this.pricing = pricing;
     }
 
     Outcome deliver(JsonNode output, String requestId) {
@@ -47,7 +49,7 @@ final class FalDelivery {
                     200,
                     requestId);
         }
-        BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(media.size()));
+        BigDecimal cost = pricing.cost(Usage.images(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
     }
 

@@ -3,6 +3,7 @@ package io.idem.providers.openai;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.Usage;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
@@ -78,7 +79,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
             Redactor redactor,
             OpenAiTuning tuning,
             InstantSource clock) {
-        this.calls = new VendorCalls("openai_images", settings, client, environment, redactor);
+        this.calls = new VendorCalls(OpenAiImagesVendor.NAME, settings, client, environment, redactor);
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoints = OpenAiEndpoints.of(settings.baseUrl());
@@ -145,7 +146,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
                 }
             }
         }
-        BigDecimal cost = calls.settings().costPerImageUsd().multiply(BigDecimal.valueOf(media.size()));
+        BigDecimal cost = calls.settings().pricing().cost(Usage.images(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, requestId, cost);
     }
 

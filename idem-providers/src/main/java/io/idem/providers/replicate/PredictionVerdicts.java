@@ -2,6 +2,8 @@ package io.idem.providers.replicate;
 
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.pricing.Usage;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.VendorText;
@@ -22,13 +24,13 @@ final class PredictionVerdicts {
     static final Duration DOWNLOAD_TIMEOUT = Duration.ofSeconds(30);
 
     private final MediaDownloader downloader;
-    private final BigDecimal pricePerImage;
+    private final PricingModel pricing;
     private final Supplier<VendorText> text;
 
     /** @param text what makes Replicate's words safe to keep */
-    PredictionVerdicts(MediaDownloader downloader, BigDecimal pricePerImage, Supplier<VendorText> text) {
+    PredictionVerdicts(MediaDownloader downloader, PricingModel pricing, Supplier<VendorText> text) {
         this.downloader = downloader;
-        this.pricePerImage = pricePerImage;
+        this.pricing = pricing;
         this.text = text;
     }
 
@@ -108,7 +110,7 @@ final class PredictionVerdicts {
                     200,
                     id);
         }
-        BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(media.size()));
+        BigDecimal cost = pricing.cost(Usage.images(media.size()));
         return new Outcome.Confirmed(new GenerationResult(media), 200, id, cost);
     }
 }

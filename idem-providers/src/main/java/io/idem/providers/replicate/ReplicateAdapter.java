@@ -67,14 +67,12 @@ public final class ReplicateAdapter implements ProviderAdapter {
             Redactor redactor,
             InstantSource clock,
             PollSchedule schedule) {
-        this.calls = new VendorCalls("replicate", settings, client, environment, redactor);
+        this.calls = new VendorCalls(ReplicateVendor.NAME, settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         ReplicateEndpoints endpoints = ReplicateEndpoints.of(settings.baseUrl());
         ReplicateApi api = new ReplicateApi(calls, endpoints);
         PredictionVerdicts verdicts = new PredictionVerdicts(
-                new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES),
-                settings.costPerImageUsd(),
-                calls::text);
+                new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.pricing(), calls::text);
         this.creation = new ReplicateCreation(calls, endpoints);
         this.polling = new ReplicatePolling(api, verdicts, clock, schedule);
         this.followUp = new ReplicateFollowUp(api, verdicts, book, clock);

@@ -76,15 +76,15 @@ public final class RunwareAdapter implements ProviderAdapter {
             Redactor redactor,
             RunwareTuning tuning,
             InstantSource clock) {
-        this.calls = new VendorCalls("runware", settings, client, environment, redactor);
+        this.calls = new VendorCalls(RunwareVendor.NAME, settings, client, environment, redactor);
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoint = URI.create(VendorCalls.trimmedBase(settings.baseUrl()));
         this.errors = new RunwareErrorReader(tuning.promptRefusal());
         this.media = new RunwareMedia(new MediaDownloader(client, tuning.maxDownloadBytes()), tuning.downloadTimeout());
         RunwareLookup lookup = new RunwareLookup(calls, endpoint);
         this.poller = new RunwarePoller(lookup, tuning, clock);
-        this.followUp = new RunwareFollowUp(
-                lookup, media, tuning, clock, calls::credential, calls::text, settings.costPerImageUsd());
+        this.followUp =
+                new RunwareFollowUp(lookup, media, tuning, clock, calls::credential, calls::text, settings.pricing());
     }
 
     @Override
@@ -153,7 +153,7 @@ public final class RunwareAdapter implements ProviderAdapter {
             case RunwareTaskState.Succeeded succeeded ->
                 switch (media.fetch(succeeded.items())) {
                     case RunwareMedia.Fetch.Fetched fetched ->
-                        fetched.confirmed(task, calls.settings().costPerImageUsd());
+                        fetched.confirmed(task, calls.settings().pricing());
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new Outcome.Unconfirmed(notFetched.code(), notFetched.detail(), 200, task);
                 };

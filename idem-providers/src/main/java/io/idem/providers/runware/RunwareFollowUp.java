@@ -1,11 +1,11 @@
 package io.idem.providers.runware;
 
 import io.idem.core.outcome.RejectionKind;
+import io.idem.core.pricing.PricingModel;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.VendorText;
-import java.math.BigDecimal;
 import java.time.InstantSource;
 import java.util.Optional;
 import java.util.function.Function;
@@ -22,7 +22,7 @@ final class RunwareFollowUp {
     private final InstantSource clock;
     private final Supplier<Credential> credential;
     private final Function<Credential, VendorText> text;
-    private final BigDecimal pricePerImage;
+    private final PricingModel pricing;
 
     RunwareFollowUp(
             RunwareLookup lookup,
@@ -31,14 +31,14 @@ final class RunwareFollowUp {
             InstantSource clock,
             Supplier<Credential> credential,
             Function<Credential, VendorText> text,
-            BigDecimal pricePerImage) {
+            PricingModel pricing) {
         this.lookup = lookup;
         this.media = media;
         this.tuning = tuning;
         this.clock = clock;
         this.credential = credential;
         this.text = text;
-        this.pricePerImage = pricePerImage;
+        this.pricing = pricing;
     }
 
     ReconcileAnswer reconcile(AttemptRef attempt) {
@@ -54,7 +54,7 @@ final class RunwareFollowUp {
             case RunwareTaskState.Succeeded succeeded ->
                 switch (media.fetch(succeeded.items())) {
                     case RunwareMedia.Fetch.Fetched fetched ->
-                        new ReconcileAnswer.Delivered(fetched.confirmed(task, pricePerImage));
+                        new ReconcileAnswer.Delivered(fetched.confirmed(task, pricing));
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new ReconcileAnswer.StillUnknown(notFetched.detail());
                 };

@@ -3,6 +3,8 @@ package io.idem.providers.runware;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.pricing.Usage;
 import io.idem.providers.http.ImageBytes;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.VendorJson;
@@ -31,9 +33,9 @@ final class RunwareMedia {
     sealed interface Fetch {
         record Fetched(GenerationResult result, Optional<BigDecimal> vendorCost) implements Fetch {
             /** The delivery, priced by Runware when it said, else by our configured price per image. */
-            Outcome.Confirmed confirmed(String task, BigDecimal pricePerImage) {
-                BigDecimal cost = vendorCost.orElseGet(() ->
-                        pricePerImage.multiply(BigDecimal.valueOf(result.media().size())));
+            Outcome.Confirmed confirmed(String task, PricingModel pricing) {
+                BigDecimal cost = vendorCost.orElseGet(
+                        () -> pricing.cost(Usage.images(result.media().size())));
                 return new Outcome.Confirmed(result, 200, task, cost);
             }
         }

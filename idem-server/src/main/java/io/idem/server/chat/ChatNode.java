@@ -14,7 +14,8 @@ import io.idem.postgres.Database;
 import io.idem.postgres.PgChatAudit;
 import io.idem.postgres.PgChatIdempotency;
 import io.idem.postgres.PgSpendStore;
-import io.idem.providers.chat.ChatAdapters;
+import io.idem.providers.ChatAdapters;
+import io.idem.providers.Vendors;
 import io.idem.server.auth.ServerSecret;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -106,7 +107,7 @@ public final class ChatNode implements AutoCloseable {
         resources.push(audit);
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock(), parts.redactor());
         Set<String> fakeModels = models.values().stream()
-                .filter(m -> "fake".equals(settings(parts, m.provider()).adapter()))
+                .filter(m -> settings(parts, m.provider()).acceptsSimulate())
                 .map(ChatModel::name)
                 .collect(Collectors.toUnmodifiableSet());
         var reader = new ChatRequestReader(
@@ -143,7 +144,11 @@ public final class ChatNode implements AutoCloseable {
     private void startHealth(Parts parts, Map<String, ChatAdapter> adapters) {
         Map<String, ProviderRegistry.Provider> checked = new LinkedHashMap<>();
         parts.chat().chatOnlyProviders().forEach((name, settings) -> {
-            if (adapters.containsKey(name) && !"static".equals(settings.adapter())) {
+            boolean callsOut = Vendors.named(settings.adapter())
+                    .orElseThrow()
+                    .capabilities()
+                    .callsOut();
+            if (adapters.containsKey(name) && callsOut) {
                 checked.put(name, new ProviderRegistry.Provider(settings, new ChatHealthBridge(adapters.get(name))));
             }
         });

@@ -6,10 +6,10 @@ import io.idem.core.chat.ChatRouting;
 import io.idem.core.chat.UnconfirmedPolicy;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
-import io.idem.providers.chat.ChatAdapters;
-import io.idem.providers.chat.OllamaChatAdapter;
-import io.idem.providers.chat.OpenAiChatAdapter;
+import io.idem.providers.Vendors;
+import io.idem.providers.chat.StaticVendor;
 import io.idem.providers.fake.FakeVendorServer;
+import io.idem.providers.vendor.VendorDescriptor;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.file.Files;
@@ -20,18 +20,20 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Reads the chat side of {@code providers} and {@code lanes} (DESIGN §5): each provider's {@code
- * chat_models}, the chat-only providers ({@code openai_chat}, {@code ollama}, {@code static}, which
- * job routing never sees), a static provider's {@code answers_file}, and each lane's {@code
+ * chat_models}, the chat-only providers (vendors whose descriptor has no job side, which job routing
+ * never sees), a static provider's {@code answers_file}, and each lane's {@code
  * unconfirmed: failover | stop}. {@code chat_models} is a list of names (vendor id = name), or a
  * mapping of name → vendor id, or name → {@code {model, input_usd_per_1m, output_usd_per_1m}}. A chat
  * model name belongs to one provider.
  */
 final class ChatRoutingReader {
     private static final Set<String> MODEL_FIELDS = Set.of("model", "input_usd_per_1m", "output_usd_per_1m");
-    private static final Map<String, String> DEFAULT_KEY_ENVS = Map.of("openai_chat", "OPENAI_API_KEY");
+    /** The demo's last tier, named after its adapter. */
+    private static final String STATIC_TIER = StaticVendor.NAME;
 
     private final Map<String, String> env;
 
@@ -44,10 +46,17 @@ final class ChatRoutingReader {
         Map<String, ChatModel> models = new LinkedHashMap<>();
         models.put("fake-chat-a", fakeModel("fake-chat-a", "primary"));
         models.put("fake-chat-b", fakeModel("fake-chat-b", "backup"));
-        models.put("static", new ChatModel("static", "static", "static", BigDecimal.ZERO, BigDecimal.ZERO));
+        models.put(STATIC_TIER, new ChatModel(STATIC_TIER, STATIC_TIER, STATIC_TIER, BigDecimal.ZERO, BigDecimal.ZERO));
+        VendorDescriptor vendor = StaticVendor.DESCRIPTOR;
         ProviderSettings staticTier = chatOnly(
-                "static", "static", URI.create("http://127.0.0.1:0"), Optional.empty(), 2000, true, Optional.empty());
-        return new ChatRouting(models, Map.of("static", staticTier), Map.of(), Map.of());
+                STATIC_TIER,
+                vendor,
+                vendor.defaults().baseUrl(),
+                vendor.defaults().keyVariable(),
+                Duration.ofMillis(2000),
+                true,
+                Optional.empty());
+        return new ChatRouting(models, Map.of(STATIC_TIER, staticTier), Map.of(), Map.of());
     }
 
     private static ChatModel fakeModel(String name, String provider) {
@@ -63,26 +72,26 @@ final class ChatRoutingReader {
             var entry = it.next();
             String name = entry.getKey();
             JsonNode p = entry.getValue();
-            String adapter = p.path("adapter").asText();
             String where = "providers." + name;
-            boolean chatOnlyAdapter = ChatAdapters.CHAT_ONLY.contains(adapter);
+            VendorDescriptor vendor =
+                    ProviderFields.vendor(where, p.path("adapter").asText());
             if (!p.has("chat_models")) {
-                if (chatOnlyAdapter) {
-                    throw new ConfigException(where + ".chat_models is required for adapter '" + adapter + "'");
+                if (vendor.chatOnly()) {
+                    throw new ConfigException(where + ".chat_models is required for adapter '" + vendor.name() + "'");
                 }
                 continue;
             }
-            if (!ChatAdapters.KNOWN.contains(adapter)) {
-                throw new ConfigException(where + ".chat_models: adapter '" + adapter
-                        + "' has no chat side; chat adapters: " + ChatAdapters.KNOWN);
+            if (vendor.chat().isEmpty()) {
+                throw new ConfigException(where + ".chat_models: adapter '" + vendor.name()
+                        + "' has no chat side; chat adapters: " + Vendors.chatNames());
             }
-            if (chatOnlyAdapter) {
-                chatOnly.put(name, chatOnlySettings(name, adapter, p));
+            if (vendor.chatOnly()) {
+                chatOnly.put(name, chatOnlySettings(name, vendor, p));
             } else if (!jobProviders.containsKey(name)) {
                 throw new ConfigException(where + " is not a configured provider");
             }
-            if (p.has("answers_file")) {
-                answers.put(name, answersFile(where, adapter, p.get("answers_file")));
+            if (p.has(StaticVendor.ANSWERS_FILE)) {
+                answers.put(name, answersFile(where, vendor, p.get(StaticVendor.ANSWERS_FILE)));
             }
             readModels(where, name, p.get("chat_models")).forEach((model, chat) -> {
                 ChatModel earlier = models.putIfAbsent(model, chat);
@@ -161,98 +170,60 @@ final class ChatRoutingReader {
         }
     }
 
-    private ProviderSettings chatOnlySettings(String name, String adapter, JsonNode p) {
+    private ProviderSettings chatOnlySettings(String name, VendorDescriptor vendor, JsonNode p) {
         String where = "providers." + name;
-        String baseUrl = p.hasNonNull("base_url") ? p.get("base_url").asText() : defaultBaseUrl(adapter);
-        URI uri;
-        try {
-            uri = URI.create(baseUrl);
-            if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
-                throw new IllegalArgumentException();
-            }
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(
-                    where + ".base_url must be an http(s) URL, was '" + IdemConfig.redactUrl(baseUrl) + "'");
-        }
-        long connectMs =
-                p.has("connect_timeout_ms") ? p.get("connect_timeout_ms").asLong(-1) : 2000;
-        if (connectMs < 1 || connectMs > 60_000) {
-            throw new ConfigException(
-                    where + ".connect_timeout_ms must be 1..60000, was " + p.get("connect_timeout_ms"));
-        }
-        JsonNode enabled = p.get("enabled");
-        if (enabled != null && !enabled.isNull() && !enabled.isBoolean()) {
-            throw new ConfigException(where + ".enabled must be true or false, was " + enabled);
-        }
-        Optional<BigDecimal> budget = Optional.empty();
-        if (p.hasNonNull("daily_budget_usd")) {
-            try {
-                budget = Optional.of(new BigDecimal(p.get("daily_budget_usd").asText()))
-                        .filter(b -> b.signum() > 0);
-            } catch (NumberFormatException e) {
-                budget = Optional.empty();
-            }
-            if (budget.isEmpty()) {
-                throw new ConfigException(
-                        where + ".daily_budget_usd must be a positive number, was " + p.get("daily_budget_usd"));
-            }
-        }
-        Optional<String> keyEnv = Optional.ofNullable(
-                        p.hasNonNull("api_key_env") ? p.get("api_key_env").asText() : null)
-                .or(() -> Optional.ofNullable(DEFAULT_KEY_ENVS.get(adapter)));
         return chatOnly(
                 name,
-                adapter,
-                uri,
-                keyEnv,
-                connectMs,
-                enabled == null || enabled.isNull() || enabled.asBoolean(),
-                budget);
-    }
-
-    private String defaultBaseUrl(String adapter) {
-        return switch (adapter) {
-            case "openai_chat" ->
-                Optional.ofNullable(env.get("OPENAI_BASE_URL")).orElse(OpenAiChatAdapter.DEFAULT_BASE_URL.toString());
-            case "ollama" -> OllamaChatAdapter.DEFAULT_BASE_URL.toString();
-            default -> "http://127.0.0.1:0";
-        };
+                vendor,
+                ProviderFields.baseUrl(p, where, vendor, env),
+                ProviderFields.keyVariable(p, vendor),
+                ProviderFields.connectTimeout(p, where),
+                ProviderFields.flag(p, where, "enabled"),
+                ProviderFields.dailyBudget(p, where));
     }
 
     private static ProviderSettings chatOnly(
             String name,
-            String adapter,
+            VendorDescriptor vendor,
             URI baseUrl,
             Optional<String> keyEnv,
-            long connectMs,
+            Duration connectTimeout,
             boolean enabled,
             Optional<BigDecimal> budget) {
         try {
             return new ProviderSettings(
                     name,
-                    adapter,
+                    vendor.name(),
                     baseUrl,
                     keyEnv,
                     "none",
                     Map.of(),
-                    Duration.ofMillis(connectMs),
-                    BigDecimal.ZERO,
+                    connectTimeout,
+                    vendor.pricing(),
                     enabled,
-                    Capabilities.ANY,
+                    Capabilities.ANY.withSimulate(vendor.capabilities().simulate()),
                     budget);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("providers." + name + ": " + e.getMessage(), e);
         }
     }
 
-    private static String answersFile(String where, String adapter, JsonNode node) {
-        if (!"static".equals(adapter)) {
-            throw new ConfigException(where + ".answers_file is only for adapter 'static'");
+    private static String answersFile(String where, VendorDescriptor vendor, JsonNode node) {
+        if (!vendor.ownSettings().contains(StaticVendor.ANSWERS_FILE)) {
+            throw new ConfigException(where + ".answers_file is only for adapter " + takers(StaticVendor.ANSWERS_FILE));
         }
         if (!node.isTextual() || !Files.isReadable(Path.of(node.asText()))) {
             throw new ConfigException(where + ".answers_file must name a readable JSON or YAML file, was " + node);
         }
         return node.asText();
+    }
+
+    /** The vendors that read their own {@code setting}, quoted: {@code 'static'}. */
+    private static String takers(String setting) {
+        return Vendors.ALL.stream()
+                .filter(vendor -> vendor.ownSettings().contains(setting))
+                .map(vendor -> "'" + vendor.name() + "'")
+                .collect(Collectors.joining(", "));
     }
 
     private static Map<String, UnconfirmedPolicy> unconfirmed(JsonNode lanes) {

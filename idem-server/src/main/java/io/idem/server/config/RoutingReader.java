@@ -1,8 +1,13 @@
 package io.idem.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.pricing.PricingModel;
+import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
+import io.idem.providers.Vendors;
+import io.idem.providers.fake.FakeVendor;
+import io.idem.providers.vendor.VendorDescriptor;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
@@ -10,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,7 +28,8 @@ import java.util.Set;
  * static tier (see {@link ChatRoutingReader}, which reads the chat side of the same settings).
  */
 final class RoutingReader {
-    private static final Set<String> PROVIDER_FIELDS = Set.of(
+    /** Settings every provider takes; a vendor's own settings ({@code answers_file}) join them. */
+    private static final List<String> COMMON_FIELDS = List.of(
             "adapter",
             "base_url",
             "api_key_env",
@@ -36,26 +43,9 @@ final class RoutingReader {
             "capabilities",
             "daily_budget_usd",
             // the chat side, read by ChatRoutingReader
-            "chat_models",
-            "answers_file");
-    private static final Map<String, String> DEFAULT_BASE_URLS = Map.of(
-            "fake", "http://127.0.0.1:0",
-            "fal", "https://queue.fal.run",
-            "replicate", "https://api.replicate.com",
-            "openai_images", "https://api.openai.com/v1",
-            "runware", "https://api.runware.ai/v1");
-    /** The environment variable each vendor's own tools read, used when api_key_env is not given. */
-    private static final Map<String, String> DEFAULT_KEY_ENVS = Map.of(
-            "fal", "FAL_KEY",
-            "replicate", "REPLICATE_API_TOKEN",
-            "openai_images", "OPENAI_API_KEY",
-            "runware", "RUNWARE_API_KEY");
+            "chat_models");
 
-    private static final Map<String, String> DEFAULT_MODELS = Map.of(
-            "fake", "fake-image-v1",
-            "fal", "fal-ai/flux/schnell",
-            "replicate", "black-forest-labs/flux-schnell",
-            "openai_images", "gpt-image-1");
+    private static final Set<String> PROVIDER_FIELDS = providerFields();
 
     private final Map<String, String> env;
 
@@ -79,39 +69,16 @@ final class RoutingReader {
             var entry = it.next();
             String name = entry.getKey();
             JsonNode p = entry.getValue();
-            if (!p.isObject()) {
-                throw new ConfigException("providers." + name + " must be a mapping, was " + p);
-            }
-            for (Iterator<String> fields = p.fieldNames(); fields.hasNext(); ) {
-                String field = fields.next();
-                if (!PROVIDER_FIELDS.contains(field)) {
-                    throw new ConfigException(
-                            "providers." + name + "." + field + " is not a known setting; known: " + PROVIDER_FIELDS);
-                }
-            }
-            String adapter = required(p, name, "adapter");
-            if (io.idem.providers.chat.ChatAdapters.CHAT_ONLY.contains(adapter)) {
+            String where = "providers." + name;
+            checkFields(where, p);
+            VendorDescriptor vendor = ProviderFields.vendor(where, required(p, where, "adapter"));
+            if (vendor.chatOnly()) {
                 continue; // chat-only providers never serve jobs: ChatRoutingReader reads them
             }
-            if (!io.idem.providers.Adapters.KNOWN.contains(adapter)) {
-                throw new ConfigException("providers." + name + ".adapter: unknown adapter '" + adapter + "'; known: "
-                        + io.idem.providers.Adapters.KNOWN + " (chat only: "
-                        + io.idem.providers.chat.ChatAdapters.CHAT_ONLY + ")");
-            }
-            String baseUrl = text(p, "base_url");
-            if (baseUrl == null && "fake".equals(adapter)) {
+            if (text(p, "base_url") == null && vendor.defaults().inProcess()) {
                 inProcess.add(name);
             }
-            if (baseUrl == null && "openai_images".equals(adapter) && env.get("OPENAI_BASE_URL") != null) {
-                baseUrl = env.get("OPENAI_BASE_URL");
-            }
-            if (baseUrl == null) {
-                baseUrl = DEFAULT_BASE_URLS.get(adapter);
-            }
-            if (baseUrl == null) {
-                throw new ConfigException("providers." + name + ".base_url is required for adapter '" + adapter + "'");
-            }
-            providers.put(name, settings(name, adapter, baseUrl, p));
+            providers.put(name, settings(name, vendor, p));
         }
         Map<String, List<String>> lanes = lanes(root.get("lanes"), providers);
         String defaultLane = root.hasNonNull("default_lane")
@@ -129,6 +96,25 @@ final class RoutingReader {
         }
     }
 
+    private static Set<String> providerFields() {
+        Set<String> fields = new LinkedHashSet<>(COMMON_FIELDS);
+        Vendors.ALL.forEach(vendor -> fields.addAll(vendor.ownSettings()));
+        return Set.copyOf(fields);
+    }
+
+    private static void checkFields(String where, JsonNode p) {
+        if (!p.isObject()) {
+            throw new ConfigException(where + " must be a mapping, was " + p);
+        }
+        for (Iterator<String> fields = p.fieldNames(); fields.hasNext(); ) {
+            String field = fields.next();
+            if (!PROVIDER_FIELDS.contains(field)) {
+                throw new ConfigException(where + "." + field + " is not a known setting; known: " + PROVIDER_FIELDS);
+            }
+        }
+    }
+
+    /** The demo: two in-process fake vendors, priced as the fake vendor prices itself. */
     private static Result demo() {
         Map<String, ProviderSettings> providers = new LinkedHashMap<>();
         for (String name : List.of("primary", "backup")) {
@@ -138,30 +124,58 @@ final class RoutingReader {
     }
 
     private static ProviderSettings fake(String name) {
+        VendorDescriptor fake = FakeVendor.DESCRIPTOR;
         return new ProviderSettings(
                 name,
-                "fake",
-                URI.create(DEFAULT_BASE_URLS.get("fake")),
-                Optional.empty(),
-                DEFAULT_MODELS.get("fake"),
+                fake.name(),
+                fake.defaults().baseUrl(),
+                fake.defaults().keyVariable(),
+                fake.defaults().model().orElseThrow(),
                 Map.of(),
                 Duration.ofSeconds(2),
-                new BigDecimal("0.04"),
-                true);
+                new PricingModel.PerImage(new BigDecimal("0.04")),
+                true,
+                Capabilities.ANY.withSimulate(fake.capabilities().simulate()),
+                Optional.empty());
     }
 
-    private static ProviderSettings settings(String name, String adapter, String baseUrl, JsonNode p) {
+    private ProviderSettings settings(String name, VendorDescriptor vendor, JsonNode p) {
         String where = "providers." + name;
-        URI uri;
+        URI uri = ProviderFields.baseUrl(p, where, vendor, env);
+        Map<String, String> models = models(p, where);
+        String model = Optional.ofNullable(text(p, "model"))
+                .or(() -> vendor.defaults().model())
+                .orElseThrow(
+                        () -> new ConfigException(where + ".model is required for adapter '" + vendor.name() + "'"));
+        Duration connectTimeout = ProviderFields.connectTimeout(p, where);
+        PricingModel pricing = pricing(p, where, vendor);
+        boolean enabled = ProviderFields.flag(p, where, "enabled");
+        Capabilities capabilities = capabilities(
+                p.get("capabilities"),
+                where,
+                ProviderFields.flag(p, where, "poll"),
+                ProviderFields.flag(p, where, "cancel"),
+                vendor.capabilities().simulate());
+        Optional<BigDecimal> budget = ProviderFields.dailyBudget(p, where);
         try {
-            uri = URI.create(baseUrl);
-            if (uri.getScheme() == null || !uri.getScheme().matches("https?") || uri.getHost() == null) {
-                throw new IllegalArgumentException("not an http(s) URL");
-            }
+            return new ProviderSettings(
+                    name,
+                    vendor.name(),
+                    uri,
+                    ProviderFields.keyVariable(p, vendor),
+                    model,
+                    models,
+                    connectTimeout,
+                    pricing,
+                    enabled,
+                    capabilities,
+                    budget);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(
-                    where + ".base_url must be an http(s) URL, was '" + IdemConfig.redactUrl(baseUrl) + "'");
+            throw new ConfigException(where + ": " + e.getMessage(), e);
         }
+    }
+
+    private static Map<String, String> models(JsonNode p, String where) {
         Map<String, String> models = new LinkedHashMap<>();
         JsonNode modelsNode = p.get("models");
         if (modelsNode != null && !modelsNode.isNull()) {
@@ -173,47 +187,28 @@ final class RoutingReader {
                     .fields()
                     .forEachRemaining(m -> models.put(m.getKey(), m.getValue().asText()));
         }
-        String model = text(p, "model");
-        if (model == null) {
-            model = DEFAULT_MODELS.get(adapter);
+        return models;
+    }
+
+    /**
+     * {@code cost_per_image_usd} prices the provider per image; without it, the vendor's own model at
+     * zero. No other unit is read from configuration yet (docs/configuration.md).
+     */
+    private static PricingModel pricing(JsonNode p, String where, VendorDescriptor vendor) {
+        JsonNode cost = p.get("cost_per_image_usd");
+        if (cost == null) {
+            return vendor.pricing();
         }
-        if (model == null) {
-            throw new ConfigException(where + ".model is required for adapter '" + adapter + "'");
-        }
-        long connectMs =
-                p.has("connect_timeout_ms") ? p.get("connect_timeout_ms").asLong(-1) : 2000;
-        if (connectMs < 1 || connectMs > 60_000) {
-            throw new ConfigException(
-                    where + ".connect_timeout_ms must be 1..60000, was " + p.get("connect_timeout_ms"));
-        }
-        BigDecimal cost;
+        BigDecimal usd;
         try {
-            cost = p.has("cost_per_image_usd")
-                    ? new BigDecimal(p.get("cost_per_image_usd").asText())
-                    : BigDecimal.ZERO;
+            usd = new BigDecimal(cost.asText());
         } catch (NumberFormatException e) {
-            throw new ConfigException(
-                    where + ".cost_per_image_usd must be a number, was " + p.get("cost_per_image_usd"));
+            throw new ConfigException(where + ".cost_per_image_usd must be a number, was " + cost);
         }
-        boolean enabled = flag(p, where, "enabled");
-        boolean poll = flag(p, where, "poll");
-        boolean cancel = flag(p, where, "cancel");
         try {
-            return new ProviderSettings(
-                    name,
-                    adapter,
-                    uri,
-                    Optional.ofNullable(text(p, "api_key_env"))
-                            .or(() -> Optional.ofNullable(DEFAULT_KEY_ENVS.get(adapter))),
-                    model,
-                    models,
-                    Duration.ofMillis(connectMs),
-                    cost,
-                    enabled,
-                    capabilities(p.get("capabilities"), where, poll, cancel),
-                    budget(p, where));
+            return new PricingModel.PerImage(usd);
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + ": " + e.getMessage(), e);
+            throw new ConfigException(where + ".cost_per_image_usd: " + e.getMessage(), e);
         }
     }
 
@@ -242,7 +237,7 @@ final class RoutingReader {
 
     /** Lanes declared {@code adult: true}: closed unless the key is approved and output is moderated. */
     private static Set<String> adultLanes(JsonNode node) {
-        Set<String> adult = new java.util.LinkedHashSet<>();
+        Set<String> adult = new LinkedHashSet<>();
         if (node != null && node.isObject()) {
             node.fields().forEachRemaining(lane -> {
                 JsonNode value = lane.getValue();
@@ -265,12 +260,13 @@ final class RoutingReader {
     private static final Set<String> CAPABILITY_FIELDS =
             Set.of("kinds", "sizes", "max_width", "max_height", "max_n", "jurisdictions");
 
-    private static io.idem.core.provider.Capabilities capabilities(
-            JsonNode node, String where, boolean poll, boolean cancel) {
+    /** The provider's {@code capabilities}, its {@code poll} and {@code cancel}, its vendor's {@code simulate}. */
+    private static Capabilities capabilities(
+            JsonNode node, String where, boolean poll, boolean cancel, boolean simulate) {
         if (node == null || node.isNull()) {
-            var any = io.idem.core.provider.Capabilities.ANY;
-            return new io.idem.core.provider.Capabilities(
-                    any.kinds(), any.sizes(), 0, 0, any.maxN(), any.jurisdictions(), poll, cancel);
+            var any = Capabilities.ANY;
+            return new Capabilities(
+                    any.kinds(), any.sizes(), 0, 0, any.maxN(), any.jurisdictions(), poll, cancel, simulate);
         }
         if (!node.isObject()) {
             throw new ConfigException(where + ".capabilities must be a mapping, was " + node);
@@ -282,7 +278,7 @@ final class RoutingReader {
             }
         });
         try {
-            return new io.idem.core.provider.Capabilities(
+            return new Capabilities(
                     strings(node.get("kinds"), where + ".capabilities.kinds"),
                     strings(node.get("sizes"), where + ".capabilities.sizes"),
                     node.path("max_width").asInt(0),
@@ -290,7 +286,8 @@ final class RoutingReader {
                     node.path("max_n").asInt(10),
                     strings(node.get("jurisdictions"), where + ".capabilities.jurisdictions"),
                     poll,
-                    cancel);
+                    cancel,
+                    simulate);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ".capabilities: " + e.getMessage(), e);
         }
@@ -303,48 +300,20 @@ final class RoutingReader {
         if (!node.isArray()) {
             throw new ConfigException(where + " must be a list, was " + node);
         }
-        Set<String> out = new java.util.LinkedHashSet<>();
+        Set<String> out = new LinkedHashSet<>();
         node.forEach(item -> out.add(item.asText()));
         return out;
     }
 
-    private static Optional<BigDecimal> budget(JsonNode p, String where) {
-        JsonNode node = p.get("daily_budget_usd");
-        if (node == null || node.isNull()) {
-            return Optional.empty();
-        }
-        try {
-            BigDecimal value = new BigDecimal(node.asText());
-            if (value.signum() <= 0) {
-                throw new NumberFormatException();
-            }
-            return Optional.of(value);
-        } catch (NumberFormatException e) {
-            throw new ConfigException(where + ".daily_budget_usd must be a positive number, was " + node);
-        }
-    }
-
-    private static boolean flag(JsonNode p, String where, String field) {
-        JsonNode value = p.get(field);
-        if (value == null || value.isNull()) {
-            return true;
-        }
-        if (!value.isBoolean()) {
-            throw new ConfigException(where + "." + field + " must be true or false, was " + value);
-        }
-        return value.asBoolean();
-    }
-
-    private static String required(JsonNode p, String name, String field) {
+    private static String required(JsonNode p, String where, String field) {
         String value = text(p, field);
         if (value == null || value.isBlank()) {
-            throw new ConfigException("providers." + name + "." + field + " is required");
+            throw new ConfigException(where + "." + field + " is required");
         }
         return value;
     }
 
     private static String text(JsonNode p, String field) {
-        JsonNode value = p.get(field);
-        return value == null || value.isNull() ? null : value.asText();
+        return ProviderFields.text(p, field);
     }
 }

@@ -1,0 +1,32 @@
+package io.idem.providers.fake;
+
+import io.idem.core.pricing.PricingModel;
+import io.idem.providers.chat.FakeChatAdapter;
+import io.idem.providers.vendor.VendorCapabilities;
+import io.idem.providers.vendor.VendorDefaults;
+import io.idem.providers.vendor.VendorDescriptor;
+import java.net.URI;
+import java.util.Optional;
+import java.util.Set;
+
+/** The fake vendor ({@link FakeVendorServer}): images and chat, every follow-up, {@code simulate}. */
+public final class FakeVendor {
+    public static final String NAME = "fake";
+
+    /** What the node runs in-process when a {@code fake} provider has no {@code base_url}. */
+    public static final URI IN_PROCESS = URI.create("http://127.0.0.1:0");
+
+    /** The model the fake vendor's images are made with when none is named. */
+    public static final String DEFAULT_MODEL = "fake-image-v1";
+
+    public static final VendorDescriptor DESCRIPTOR = new VendorDescriptor(
+            NAME,
+            new VendorDefaults(IN_PROCESS, Optional.empty(), Optional.empty(), Optional.of(DEFAULT_MODEL), true),
+            new VendorCapabilities(Set.of("image"), true, true, true, true, true, true, true),
+            PricingModel.PerImage.FREE,
+            Set.of(),
+            Optional.of(FakeAdapter::new),
+            Optional.of(w -> new FakeChatAdapter(w.settings(), w.client(), w.environment(), w.redactor())));
+
+    private FakeVendor() {}
+}

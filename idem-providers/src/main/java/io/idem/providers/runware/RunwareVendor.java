@@ -1,0 +1,24 @@
+package io.idem.providers.runware;
+
+import io.idem.core.pricing.PricingModel;
+import io.idem.providers.vendor.VendorCapabilities;
+import io.idem.providers.vendor.VendorDefaults;
+import io.idem.providers.vendor.VendorDescriptor;
+import java.util.Optional;
+import java.util.Set;
+
+/** Runware's task API ({@link RunwareAdapter}): images under our own task UUID, no cancel. */
+public final class RunwareVendor {
+    public static final String NAME = "runware";
+    public static final String KEY_VARIABLE = "RUNWARE_API_KEY";
+
+    /** No default model: a Runware AIR id must be configured. */
+    public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
+            NAME,
+            VendorDefaults.remote(RunwareAdapter.DEFAULT_BASE_URL, KEY_VARIABLE, Optional.empty()),
+            new VendorCapabilities(Set.of("image"), true, false, true, false, false, true, true),
+            PricingModel.PerImage.FREE,
+            RunwareAdapter::new);
+
+    private RunwareVendor() {}
+}

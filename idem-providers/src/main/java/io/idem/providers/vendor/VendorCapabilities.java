@@ -1,0 +1,38 @@
+package io.idem.providers.vendor;
+
+import java.util.Set;
+
+/**
+ * What a vendor's API can do, whatever a provider's configuration narrows (DESIGN §6 for the
+ * per-provider {@code capabilities}). Jobs and chat are told apart by the descriptor's factories.
+ *
+ * @param kinds the job kinds its job adapter serves ({@code image}, {@code video}); empty for a
+ *     chat-only vendor
+ * @param poll a call can be followed by the vendor's own id (reconcile)
+ * @param cancel a call in flight can be canceled
+ * @param lookup a call whose answer was lost can be found again by our reference
+ * @param streaming its chat side streams tokens as the vendor sends them
+ * @param simulate it obeys {@code simulate} fault-injection directives (the fake vendor only)
+ * @param callsOut it calls a vendor over the network, so it can be unwell and gets health checks
+ *     (the static tier answers from memory)
+ * @param statesCost its answer states what the call cost, which wins over the configured price
+ */
+public record VendorCapabilities(
+        Set<String> kinds,
+        boolean poll,
+        boolean cancel,
+        boolean lookup,
+        boolean streaming,
+        boolean simulate,
+        boolean callsOut,
+        boolean statesCost) {
+
+    public VendorCapabilities {
+        kinds = Set.copyOf(kinds);
+    }
+
+    /** A chat-only vendor reached over the network that streams. */
+    public static VendorCapabilities remoteChat() {
+        return new VendorCapabilities(Set.of(), false, false, false, true, false, true, false);
+    }
+}
