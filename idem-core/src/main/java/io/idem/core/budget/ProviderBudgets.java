@@ -1,5 +1,6 @@
 package io.idem.core.budget;
 
+import io.idem.core.time.Ticker;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,6 +27,7 @@ public final class ProviderBudgets {
     private final SpendStore store;
     private final Map<String, BigDecimal> budgets;
     private final InstantSource clock;
+    private final Ticker ticks;
     private final Map<String, Spent> spent = new ConcurrentHashMap<>();
 
     private record Spent(LocalDate day, BigDecimal amount, long readAtNanos) {}
@@ -38,9 +40,15 @@ public final class ProviderBudgets {
     }
 
     public ProviderBudgets(SpendStore store, Map<String, BigDecimal> budgets, InstantSource clock) {
+        this(store, budgets, clock, Ticker.system());
+    }
+
+    /** Budgets whose refresh window is measured by {@code ticks} (a manual clock in tests). */
+    public ProviderBudgets(SpendStore store, Map<String, BigDecimal> budgets, InstantSource clock, Ticker ticks) {
         this.store = store;
         this.budgets = Map.copyOf(budgets);
         this.clock = clock;
+        this.ticks = ticks;
     }
 
     public Status status(String provider) {
@@ -83,9 +91,8 @@ public final class ProviderBudgets {
 
     private Spent current(String provider) {
         return spent.compute(provider, (p, old) -> {
-            boolean stale = old == null
-                    || !old.day().equals(today())
-                    || System.nanoTime() - old.readAtNanos() > REFRESH.toNanos();
+            boolean stale =
+                    old == null || !old.day().equals(today()) || ticks.read() - old.readAtNanos() > REFRESH.toNanos();
             return stale ? read(p) : old;
         });
     }
@@ -94,7 +101,7 @@ public final class ProviderBudgets {
         LocalDate day = today();
         BigDecimal amount = store.providerSpendSince(
                 provider, day.atStartOfDay(ZoneOffset.UTC).toInstant());
-        return new Spent(day, amount, System.nanoTime());
+        return new Spent(day, amount, ticks.read());
     }
 
     private LocalDate today() {

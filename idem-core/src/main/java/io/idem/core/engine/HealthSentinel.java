@@ -2,6 +2,7 @@ package io.idem.core.engine;
 
 import io.idem.core.breaker.CircuitBreakers;
 import io.idem.core.spi.HealthAnswer;
+import io.idem.core.time.Ticker;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -28,6 +29,7 @@ public final class HealthSentinel implements AutoCloseable {
     private final ProviderRegistry providers;
     private final CircuitBreakers breakers;
     private final InstantSource clock;
+    private final Ticker ticks;
     private final Duration every;
     private final Duration timeout;
     private final Map<String, Result> last = new ConcurrentHashMap<>();
@@ -43,9 +45,21 @@ public final class HealthSentinel implements AutoCloseable {
             InstantSource clock,
             Duration every,
             Duration timeout) {
+        this(providers, breakers, clock, Ticker.system(), every, timeout);
+    }
+
+    /** A sentinel whose check latencies and timeouts are measured by {@code ticks}. */
+    public HealthSentinel(
+            ProviderRegistry providers,
+            CircuitBreakers breakers,
+            InstantSource clock,
+            Ticker ticks,
+            Duration every,
+            Duration timeout) {
         this.providers = providers;
         this.breakers = breakers;
         this.clock = clock;
+        this.ticks = ticks;
         this.every = every;
         this.timeout = timeout;
     }
@@ -60,12 +74,12 @@ public final class HealthSentinel implements AutoCloseable {
                 .map(e -> Map.entry(
                         e.getKey(), checks.submit(() -> e.getValue().adapter().health())))
                 .toList();
-        long started = System.nanoTime();
+        long started = ticks.read();
         for (var entry : running) {
             String name = entry.getKey();
             HealthAnswer answer;
             try {
-                long left = timeout.toNanos() - (System.nanoTime() - started);
+                long left = timeout.minus(ticks.since(started)).toNanos();
                 answer = entry.getValue().get(Math.max(left, 0), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 entry.getValue().cancel(true);
@@ -76,7 +90,7 @@ public final class HealthSentinel implements AutoCloseable {
             } catch (Exception e) {
                 answer = new HealthAnswer(false, "check failed: " + e.getClass().getSimpleName());
             }
-            Duration latency = Duration.ofNanos(System.nanoTime() - started);
+            Duration latency = ticks.since(started);
             last.put(name, new Result(answer, latency, clock.instant()));
             if (answer.healthy()) {
                 breakers.onSuccess(name, latency, false);

@@ -14,6 +14,7 @@ import io.idem.core.spi.JobMove;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Settlement;
 import io.idem.core.spi.StoredAsset;
+import io.idem.core.time.Ticker;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -38,6 +39,7 @@ final class JobRun {
     private final ProviderRegistry providers;
     private final AssetStore assets;
     private final InstantSource clock;
+    private final Ticker ticks;
     private final String actor;
     private final BooleanSupplier stopping;
     private final CallbackAddress callbacks;
@@ -48,6 +50,7 @@ final class JobRun {
             ProviderRegistry providers,
             AssetStore assets,
             InstantSource clock,
+            Ticker ticks,
             String actor,
             BooleanSupplier stopping,
             CallbackAddress callbacks,
@@ -56,6 +59,7 @@ final class JobRun {
         this.providers = providers;
         this.assets = assets;
         this.clock = clock;
+        this.ticks = ticks;
         this.actor = actor;
         this.stopping = stopping;
         this.callbacks = callbacks;
@@ -148,9 +152,9 @@ final class JobRun {
                 Optional.ofNullable(job.spec().simulate().get(name)),
                 requestId -> store.markSubmitted(attemptId, requestId),
                 callbacks.forAttempt(name, attemptId));
-        long started = System.nanoTime();
+        long started = ticks.read();
         Outcome outcome = call(provider, call);
-        Duration latency = Duration.ofNanos(System.nanoTime() - started);
+        Duration latency = ticks.since(started);
         long latencyMs = latency.toMillis();
         gate.report(name, outcome, latency, probe);
         JobMove move = decide(job, outcome);

@@ -5,6 +5,7 @@ import io.idem.core.spi.CallbackAddress;
 import io.idem.core.spi.ClaimedJob;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Lease;
+import io.idem.core.time.Ticker;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,7 @@ public final class JobWorker implements AutoCloseable {
     private final JobQueueStore store;
     private final WorkerSettings settings;
     private final InstantSource clock;
+    private final Ticker ticks;
     private final JobRun run;
     private final Semaphore slots;
     private final Map<Lease, Boolean> inFlight = new ConcurrentHashMap<>();
@@ -54,11 +56,33 @@ public final class JobWorker implements AutoCloseable {
             WorkerSettings settings,
             CallbackAddress callbacks,
             ProviderGate gate) {
+        this(store, providers, assets, clock, Ticker.system(), settings, callbacks, gate);
+    }
+
+    /** A worker whose latencies and batch window are measured by {@code ticks} (a manual clock in tests). */
+    public JobWorker(
+            JobQueueStore store,
+            ProviderRegistry providers,
+            AssetStore assets,
+            InstantSource clock,
+            Ticker ticks,
+            WorkerSettings settings,
+            CallbackAddress callbacks,
+            ProviderGate gate) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
+        this.ticks = ticks;
         this.run = new JobRun(
-                store, providers, assets, clock, "worker:" + settings.workerId(), () -> !running, callbacks, gate);
+                store,
+                providers,
+                assets,
+                clock,
+                ticks,
+                "worker:" + settings.workerId(),
+                () -> !running,
+                callbacks,
+                gate);
         this.slots = new Semaphore(settings.concurrency());
     }
 
@@ -97,9 +121,9 @@ public final class JobWorker implements AutoCloseable {
                 int claimedCount = 0;
                 // Claim in batches: one statement for half a batch of free slots, not one per finished job.
                 int worthClaiming = Math.max(1, Math.min(settings.claimBatch(), settings.concurrency()) / 2);
-                boolean due = System.nanoTime() - lastClaimNanos > BATCH_WINDOW.toNanos();
+                boolean due = ticks.read() - lastClaimNanos > BATCH_WINDOW.toNanos();
                 if (free >= worthClaiming || (free > 0 && (inFlight.isEmpty() || due))) {
-                    lastClaimNanos = System.nanoTime();
+                    lastClaimNanos = ticks.read();
                     List<ClaimedJob> claimed = store.claim(
                             settings.workerId(),
                             Math.min(free, settings.claimBatch()),
