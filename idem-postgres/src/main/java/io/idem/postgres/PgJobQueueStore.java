@@ -1,6 +1,5 @@
 package io.idem.postgres;
 
-import io.idem.core.domain.AttemptStatus;
 import io.idem.core.domain.JobState;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.AheadResult;
@@ -193,9 +192,9 @@ public final class PgJobQueueStore implements JobQueueStore {
     private static void recordOutcome(Connection c, Settlement settlement, Instant now) throws SQLException {
         Outcome outcome = settlement.outcome();
         try (PreparedStatement ps = c.prepareStatement(RECORD_OUTCOME)) {
-            ps.setString(1, statusOf(outcome).wire());
+            ps.setString(1, outcome.attemptStatus().wire());
             ps.setString(2, outcome.errorClass());
-            ps.setString(3, codeOf(outcome));
+            ps.setString(3, outcome.errorCode());
             ps.setInt(4, outcome.httpStatus());
             ps.setString(5, outcome.providerRequestId().orElse(null));
             ps.setLong(6, settlement.latencyMs());
@@ -205,26 +204,6 @@ public final class PgJobQueueStore implements JobQueueStore {
             ps.setObject(10, settlement.attemptId());
             ps.executeUpdate();
         }
-    }
-
-    static AttemptStatus statusOf(Outcome outcome) {
-        return switch (outcome) {
-            case Outcome.Confirmed c -> AttemptStatus.SUCCEEDED;
-            case Outcome.Unavailable u -> AttemptStatus.FAILED;
-            case Outcome.Rejected r -> AttemptStatus.FAILED;
-            case Outcome.AdapterFault f -> f.mayHaveSent() ? AttemptStatus.UNCONFIRMED : AttemptStatus.FAILED;
-            case Outcome.Unconfirmed u -> AttemptStatus.UNCONFIRMED;
-        };
-    }
-
-    private static String codeOf(Outcome outcome) {
-        return switch (outcome) {
-            case Outcome.Confirmed c -> null;
-            case Outcome.Unavailable u -> u.code();
-            case Outcome.Rejected r -> r.code();
-            case Outcome.AdapterFault f -> "adapter_fault";
-            case Outcome.Unconfirmed u -> u.code();
-        };
     }
 
     static void insertAssets(Connection c, UUID attemptId, List<StoredAsset> assets, Instant now) throws SQLException {

@@ -1,5 +1,6 @@
 package io.idem.core.outcome;
 
+import io.idem.core.domain.AttemptStatus;
 import io.idem.core.domain.Billable;
 import io.idem.core.text.Redactor;
 import java.math.BigDecimal;
@@ -23,6 +24,31 @@ public sealed interface Outcome {
 
     /** The vendor's request id when known. */
     Optional<String> providerRequestId();
+
+    /**
+     * The status of the attempt this outcome lands on: still open ({@code unconfirmed}) whenever
+     * the call may have been served and we do not know.
+     */
+    default AttemptStatus attemptStatus() {
+        return switch (this) {
+            case Confirmed c -> AttemptStatus.SUCCEEDED;
+            case Unavailable u -> AttemptStatus.FAILED;
+            case Rejected r -> AttemptStatus.FAILED;
+            case AdapterFault f -> f.mayHaveSent() ? AttemptStatus.UNCONFIRMED : AttemptStatus.FAILED;
+            case Unconfirmed u -> AttemptStatus.UNCONFIRMED;
+        };
+    }
+
+    /** The error code recorded on the attempt ({@code null} for success). */
+    default String errorCode() {
+        return switch (this) {
+            case Confirmed c -> null;
+            case Unavailable u -> u.code();
+            case Rejected r -> r.code();
+            case AdapterFault f -> "adapter_fault";
+            case Unconfirmed u -> u.code();
+        };
+    }
 
     /**
      * This outcome with its code and message passed through {@code redactor}; the result, the
