@@ -1,0 +1,70 @@
+package io.idem.testkit;
+
+import io.idem.core.domain.JobSpec;
+import java.util.List;
+import java.util.Map;
+
+/** Test data builder for job specs: a valid image job on {@code primary} then {@code backup}. */
+public final class JobSpecBuilder {
+    private String prompt = "A lighthouse over a cloud ocean";
+    private String model;
+    private String kind = "image";
+    private int n = 1;
+    private int timeoutSeconds = 3;
+    private List<String> candidates = List.of("primary", "backup");
+    private boolean pinned;
+    private Map<String, String> simulate = Map.of();
+
+    private JobSpecBuilder() {}
+
+    public static JobSpecBuilder aJobSpec() {
+        return new JobSpecBuilder();
+    }
+
+    public JobSpecBuilder prompt(String value) {
+        prompt = value;
+        return this;
+    }
+
+    public JobSpecBuilder model(String value) {
+        model = value;
+        return this;
+    }
+
+    public JobSpecBuilder kind(String value) {
+        kind = value;
+        return this;
+    }
+
+    public JobSpecBuilder images(int count) {
+        n = count;
+        return this;
+    }
+
+    public JobSpecBuilder timeoutSeconds(int seconds) {
+        timeoutSeconds = seconds;
+        return this;
+    }
+
+    public JobSpecBuilder candidates(String... names) {
+        candidates = List.of(names);
+        return this;
+    }
+
+    /** Exactly this one provider, named by the client: configuration errors fail instead of skip. */
+    public JobSpecBuilder pinnedTo(String provider) {
+        candidates = List.of(provider);
+        pinned = true;
+        return this;
+    }
+
+    public JobSpecBuilder simulate(Map<String, String> modes) {
+        simulate = modes;
+        return this;
+    }
+
+    public JobSpec build() {
+        return new JobSpec(
+                prompt, model, kind, "standard", "1024x1024", n, timeoutSeconds, candidates, pinned, simulate, "{}");
+    }
+}
