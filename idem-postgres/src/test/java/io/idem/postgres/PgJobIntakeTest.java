@@ -1,6 +1,6 @@
 package io.idem.postgres;
 
-import static io.idem.postgres.JobSpecs.aJobSpec;
+import static io.idem.testkit.JobSpecBuilder.aJobSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
