@@ -1,6 +1,7 @@
 package io.idem.server.chat;
 
 import io.idem.core.chat.ChatAdapter;
+import io.idem.core.chat.ChatAuditWriter;
 import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.ChatRouting;
@@ -89,7 +90,7 @@ public final class ChatNode implements AutoCloseable {
                 models.put(name, model);
             }
         });
-        audit = new ChatAuditWriter(new PgChatAudit(parts.database()));
+        audit = new PgChatAudit(parts.database());
         resources.push(audit);
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock());
         Set<String> fakeModels = models.values().stream()
