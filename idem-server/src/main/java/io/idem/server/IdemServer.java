@@ -8,10 +8,8 @@ import io.idem.core.routing.Routing;
 import io.idem.postgres.Database;
 import io.idem.postgres.EmbeddedDatabase;
 import io.idem.postgres.JobWakeups;
-import io.idem.postgres.PgApiKeys;
-import io.idem.postgres.PgJobIntake;
-import io.idem.postgres.PgJobQueueStore;
-import io.idem.postgres.PgJobReads;
+import io.idem.postgres.PgBreakerStore;
+import io.idem.postgres.PgChatAudit;
 import io.idem.providers.Adapters;
 import io.idem.providers.fake.FakeVendorServer;
 import io.idem.server.api.HttpApi;
@@ -19,6 +17,7 @@ import io.idem.server.assets.FileAssetStore;
 import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.config.IdemConfig;
+import io.idem.server.wiring.Stores;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,6 +70,7 @@ public final class IdemServer implements AutoCloseable {
         });
         database = Database.open(url, Math.max(16, Math.min(64, config.worker().concurrency() / 2 + 8)));
         resources.push(database);
+        Stores stores = Stores.on(database);
         ServerSecret secret =
                 config.secret().map(ServerSecret::of).orElseGet(() -> ServerSecret.loadOrCreate(config.dataDir()));
 
@@ -81,15 +81,14 @@ public final class IdemServer implements AutoCloseable {
                         providers.put(name, new ProviderRegistry.Provider(settings, Adapters.create(settings))));
         ProviderRegistry registry = new ProviderRegistry(providers);
 
-        KeyService keys = new KeyService(new PgApiKeys(database), clock);
+        KeyService keys = new KeyService(stores.keys(), clock);
         bootstrapAdmin(config, keys, console);
 
         var assets = new FileAssetStore(config.dataDir().resolve("assets"));
         var webhookLinks = new io.idem.server.api.WebhookLinks(config.publicUrl(), secret);
-        var queue = new PgJobQueueStore(database);
+        var queue = stores.jobs().queue();
         String node = config.worker().workerId();
-        breakers = new io.idem.core.breaker.CircuitBreakers(
-                new io.idem.postgres.PgBreakerStore(database), config.breaker(), clock, node);
+        breakers = new io.idem.core.breaker.CircuitBreakers(stores.breakers(), config.breaker(), clock, node);
         Map<String, java.math.BigDecimal> dailyBudgets = new LinkedHashMap<>();
         routing.providers()
                 .forEach((name, settings) -> settings.dailyBudgetUsd().ifPresent(b -> dailyBudgets.put(name, b)));
@@ -97,9 +96,7 @@ public final class IdemServer implements AutoCloseable {
                 .chatOnlyProviders()
                 .forEach((name, settings) -> settings.dailyBudgetUsd().ifPresent(b -> dailyBudgets.put(name, b)));
         var gate = new io.idem.core.engine.ProviderGate(
-                breakers,
-                new io.idem.core.budget.ProviderBudgets(
-                        new io.idem.postgres.PgSpendStore(database), dailyBudgets, clock));
+                breakers, new io.idem.core.budget.ProviderBudgets(stores.spend(), dailyBudgets, clock));
         sentinel = new io.idem.core.engine.HealthSentinel(
                 registry, breakers, clock, config.healthEvery(), Duration.ofSeconds(5));
         resources.push(sentinel);
@@ -114,17 +111,16 @@ public final class IdemServer implements AutoCloseable {
         }
         Runnable wakeWorkers = wakeLocal;
         var cachedBreakers = breakers;
-        JobWakeups wakeups =
-                new JobWakeups(database, wakeWorkers, Map.of(io.idem.postgres.PgBreakerStore.CHANNEL, provider -> {
-                    if ("*".equals(provider)) {
-                        cachedBreakers.refreshAll();
-                    } else {
-                        cachedBreakers.refresh(provider);
-                    }
-                }));
+        JobWakeups wakeups = new JobWakeups(database, wakeWorkers, Map.of(PgBreakerStore.CHANNEL, provider -> {
+            if ("*".equals(provider)) {
+                cachedBreakers.refreshAll();
+            } else {
+                cachedBreakers.refresh(provider);
+            }
+        }));
         resources.push(wakeups);
-        PgJobIntake intake = new PgJobIntake(database);
-        var review = new io.idem.postgres.PgReviewStore(database);
+        var intake = stores.jobs().intake();
+        var review = stores.jobs().review();
         Runnable requeued = () -> {
             wakeWorkers.run();
             wakeups.announce();
@@ -132,18 +128,20 @@ public final class IdemServer implements AutoCloseable {
         reconciler = new io.idem.core.engine.Reconciler(
                 review, registry, assets, clock, config.reconcileInterval(), config.reconcileMaxAge(), requeued);
         resources.push(reconciler);
-        var canceller =
-                new io.idem.core.engine.JobCanceller(new io.idem.postgres.PgCancelStore(database), registry, clock);
+        var canceller = new io.idem.core.engine.JobCanceller(stores.jobs().cancels(), registry, clock);
         resources.push(
                 Maintenance.purgeEvery("idempotency keys", Duration.ofMinutes(10), intake::purgeExpiredKeys, clock));
 
         if (config.role().servesApi()) {
-            // Chat calls share the provider gate (breakers, budgets) with jobs; pushed before the
-            // HTTP server, so it stops after it and the audit writer commits all it holds.
+            // Chat calls share the provider gate (breakers, budgets) with jobs; the audit writer and
+            // the chat node are pushed before the HTTP server, so they stop after it and the audit
+            // writer commits all it holds.
+            var chatAudit = new PgChatAudit(database);
+            resources.push(chatAudit);
             chat = io.idem.server.chat.ChatNode.start(new io.idem.server.chat.ChatNode.Parts(
                     config.chat(),
                     routing,
-                    database,
+                    new io.idem.server.chat.ChatNode.Stores(stores.chatKeys(), stores.keySpend(), chatAudit),
                     gate,
                     secret,
                     config.idempotencyRetention(),
@@ -153,20 +151,17 @@ public final class IdemServer implements AutoCloseable {
             http = HttpApi.start(
                     config,
                     new HttpApi.Parts(
-                            database,
+                            stores,
+                            this::databaseReachable,
                             keys,
                             secret,
                             registry,
                             routing,
-                            intake,
-                            new PgJobReads(database),
                             assets,
                             requeued,
-                            review,
                             reconciler,
                             canceller,
                             webhookLinks,
-                            new io.idem.postgres.PgWebhooks(database),
                             gate,
                             sentinel,
                             clock,
@@ -180,6 +175,14 @@ public final class IdemServer implements AutoCloseable {
         }
         sentinel.start();
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
+    }
+
+    private boolean databaseReachable() {
+        try {
+            return database.withConnection(conn -> conn.isValid(2));
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     private Routing withInProcessFakes(IdemConfig config) {

@@ -43,6 +43,22 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheCompositionRootNamesPostgres() {
+        // Features and the HTTP layer see the stores as core ports; the root picks PostgreSQL.
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.server..")
+                .and()
+                .doNotHaveFullyQualifiedName("io.idem.server.IdemServer")
+                .and()
+                .resideOutsideOfPackage("io.idem.server.wiring..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.idem.postgres..")
+                .check(IDEM);
+    }
+
+    @Test
     void coreLogicReadsTimeOnlyFromAnInjectedClock() {
         noClasses()
                 .that()

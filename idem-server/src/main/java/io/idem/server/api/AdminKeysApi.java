@@ -102,7 +102,7 @@ public final class AdminKeysApi {
         }
         var updated = keys.update(
                 id,
-                new io.idem.postgres.PgApiKeys.Attributes(
+                new io.idem.core.spi.ApiKeys.Attributes(
                         adult,
                         jurisdiction,
                         money(body, "daily_budget_usd"),

@@ -1,7 +1,7 @@
 package io.idem.server.api;
 
 import io.idem.core.spi.AssetStore;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobReads;
 import io.idem.server.auth.Caller;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -12,11 +12,11 @@ import java.util.UUID;
 /** {@code GET /v1/assets/{id}}: a result file, by signed link or by the owner's key. */
 public final class AssetsApi {
     private final Auth auth;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final AssetStore assets;
     private final AssetLinks links;
 
-    public AssetsApi(Auth auth, PgJobReads reads, AssetStore assets, AssetLinks links) {
+    public AssetsApi(Auth auth, JobReads reads, AssetStore assets, AssetLinks links) {
         this.auth = auth;
         this.reads = reads;
         this.assets = assets;
@@ -31,7 +31,7 @@ public final class AssetsApi {
         UUID id = Ids.pathId(ctx, "asset");
         boolean signed = links.verify(id, ctx.queryParam("sig"));
         Caller caller = signed ? null : auth.require(ctx);
-        PgJobReads.AssetFile file = reads.asset(id).orElseThrow(() -> ApiError.notFound("asset"));
+        JobReads.AssetFile file = reads.asset(id).orElseThrow(() -> ApiError.notFound("asset"));
         if (caller != null
                 && caller.ownerScope() != null
                 && !caller.ownerScope().equals(file.owner())) {

@@ -2,7 +2,7 @@ package io.idem.server.api;
 
 import io.idem.core.domain.Job;
 import io.idem.core.engine.JobCanceller;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobReads;
 import io.idem.server.auth.Caller;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -11,11 +11,11 @@ import java.util.Map;
 /** {@code POST /v1/jobs/{id}/cancel}. */
 public final class CancelApi {
     private final Auth auth;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final JobCanceller canceller;
     private final AssetLinks links;
 
-    public CancelApi(Auth auth, PgJobReads reads, JobCanceller canceller, AssetLinks links) {
+    public CancelApi(Auth auth, JobReads reads, JobCanceller canceller, AssetLinks links) {
         this.auth = auth;
         this.reads = reads;
         this.canceller = canceller;

@@ -1,7 +1,7 @@
 package io.idem.server.api;
 
 import io.idem.core.engine.Reconciler;
-import io.idem.postgres.PgWebhooks;
+import io.idem.core.spi.Webhooks;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.security.MessageDigest;
@@ -23,11 +23,11 @@ public final class HooksApi {
     private static final long MAX_BYTES = 1024 * 1024;
 
     private final WebhookLinks links;
-    private final PgWebhooks webhooks;
+    private final Webhooks webhooks;
     private final Reconciler reconciler;
     private final InstantSource clock;
 
-    public HooksApi(WebhookLinks links, PgWebhooks webhooks, Reconciler reconciler, InstantSource clock) {
+    public HooksApi(WebhookLinks links, Webhooks webhooks, Reconciler reconciler, InstantSource clock) {
         this.links = links;
         this.webhooks = webhooks;
         this.reconciler = reconciler;

@@ -3,8 +3,8 @@ package io.idem.server.api;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.JobState;
-import io.idem.postgres.PgJobIntake;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobIntake;
+import io.idem.core.spi.JobReads;
 import io.idem.server.auth.Caller;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -22,17 +22,12 @@ public final class JobsApi {
     private final Auth auth;
     private final JobRequests requests;
     private final Submissions submissions;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final AssetLinks links;
     private final long maxBytes;
 
     public JobsApi(
-            Auth auth,
-            JobRequests requests,
-            Submissions submissions,
-            PgJobReads reads,
-            AssetLinks links,
-            long maxBytes) {
+            Auth auth, JobRequests requests, Submissions submissions, JobReads reads, AssetLinks links, long maxBytes) {
         this.auth = auth;
         this.requests = requests;
         this.submissions = submissions;
@@ -52,9 +47,9 @@ public final class JobsApi {
         Caller caller = auth.require(ctx);
         String key = Submissions.checkKey(ctx.header("Idempotency-Key"));
         JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of(), JobsApi.asker(caller));
-        PgJobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
         switch (accepted) {
-            case PgJobIntake.Accepted.Created created -> {
+            case JobIntake.Accepted.Created created -> {
                 ctx.status(202).header("Location", "/v1/jobs/" + created.jobId());
                 // Everything about a new job is known here: no read-back on the hot path.
                 Job queued = new Job(
@@ -71,11 +66,11 @@ public final class JobsApi {
                         java.util.List.of());
                 Json.write(ctx, render(ctx, queued));
             }
-            case PgJobIntake.Accepted.Replayed replayed -> {
+            case JobIntake.Accepted.Replayed replayed -> {
                 ctx.status(200).header("Idempotent-Replayed", "true");
                 Json.write(ctx, render(ctx, load(replayed.jobId(), caller)));
             }
-            case PgJobIntake.Accepted.KeyReused reused ->
+            case JobIntake.Accepted.KeyReused reused ->
                 throw new ApiError(
                         409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
         }
@@ -137,19 +132,19 @@ public final class JobsApi {
             }
             limit = Integer.parseInt(limitParam);
         }
-        PgJobReads.Page page = reads.list(caller.ownerScope(), state, cursor(ctx.queryParam("cursor")), limit);
+        JobReads.Page page = reads.list(caller.ownerScope(), state, cursor(ctx.queryParam("cursor")), limit);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("data", page.jobs().stream().map(j -> render(ctx, j)).toList());
         body.put("next_cursor", page.next().map(JobsApi::encode).orElse(null));
         Json.write(ctx, body);
     }
 
-    private static String encode(PgJobReads.Cursor cursor) {
+    private static String encode(JobReads.Cursor cursor) {
         String raw = cursor.createdAt().toString() + "|" + cursor.id();
         return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static PgJobReads.Cursor cursor(String value) {
+    private static JobReads.Cursor cursor(String value) {
         if (value == null || value.isEmpty()) {
             return null;
         }
@@ -161,7 +156,7 @@ public final class JobsApi {
             if (at.isBefore(Instant.EPOCH) || at.isAfter(LAST_CURSOR_TIME)) {
                 throw new IllegalArgumentException("cursor time out of range");
             }
-            return new PgJobReads.Cursor(at, Ids.uuid(parts[1]).orElseThrow());
+            return new JobReads.Cursor(at, Ids.uuid(parts[1]).orElseThrow());
         } catch (RuntimeException e) {
             throw ApiError.badRequest("invalid_cursor", "cursor is not one this server issued");
         }

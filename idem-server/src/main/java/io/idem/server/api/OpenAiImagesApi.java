@@ -6,8 +6,8 @@ import io.idem.core.domain.JobResult;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.JobState;
 import io.idem.core.spi.AssetStore;
-import io.idem.postgres.PgJobIntake;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobIntake;
+import io.idem.core.spi.JobReads;
 import io.idem.server.auth.Caller;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -41,7 +41,7 @@ public final class OpenAiImagesApi {
     private final Auth auth;
     private final JobRequests requests;
     private final Submissions submissions;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final AssetStore assets;
     private final AssetLinks links;
     private final Duration wait;
@@ -51,7 +51,7 @@ public final class OpenAiImagesApi {
             Auth auth,
             JobRequests requests,
             Submissions submissions,
-            PgJobReads reads,
+            JobReads reads,
             AssetStore assets,
             AssetLinks links,
             Duration wait,
@@ -79,11 +79,11 @@ public final class OpenAiImagesApi {
             throw ApiError.badRequest("invalid_response_format", "response_format must be url or b64_json");
         }
         JobSpec spec = requests.parse(body, OPENAI_FIELDS, JobsApi.asker(caller));
-        PgJobIntake.Accepted accepted = submissions.submit(caller, spec, key);
-        if (accepted instanceof PgJobIntake.Accepted.KeyReused) {
+        JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        if (accepted instanceof JobIntake.Accepted.KeyReused) {
             throw new ApiError(409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
         }
-        if (accepted instanceof PgJobIntake.Accepted.Replayed) {
+        if (accepted instanceof JobIntake.Accepted.Replayed) {
             ctx.header("Idempotent-Replayed", "true");
         }
         Job job = awaitEnd(accepted.jobId(), caller);

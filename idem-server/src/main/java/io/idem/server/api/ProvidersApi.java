@@ -2,7 +2,7 @@ package io.idem.server.api;
 
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.routing.Routing;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobReads;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.math.BigDecimal;
@@ -19,7 +19,7 @@ public final class ProvidersApi {
     private final Auth auth;
     private final ProviderRegistry registry;
     private final Routing routing;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final InstantSource clock;
 
     private final io.idem.core.engine.ProviderGate gate;
@@ -29,7 +29,7 @@ public final class ProvidersApi {
             Auth auth,
             ProviderRegistry registry,
             Routing routing,
-            PgJobReads reads,
+            JobReads reads,
             InstantSource clock,
             io.idem.core.engine.ProviderGate gate,
             io.idem.core.engine.HealthSentinel sentinel) {
@@ -53,9 +53,8 @@ public final class ProvidersApi {
                 .toLocalDate()
                 .atStartOfDay(ZoneOffset.UTC)
                 .toInstant();
-        Map<String, PgJobReads.Spend> spend = reads.spendSince(today);
-        Map<String, PgJobReads.Health> recent =
-                reads.healthSince(clock.instant().minus(Duration.ofMinutes(15)));
+        Map<String, JobReads.Spend> spend = reads.spendSince(today);
+        Map<String, JobReads.Health> recent = reads.healthSince(clock.instant().minus(Duration.ofMinutes(15)));
         List<Map<String, Object>> data = new ArrayList<>();
         registry.all().forEach((name, provider) -> {
             var settings = provider.settings();
@@ -85,7 +84,7 @@ public final class ProvidersApi {
                                 health.put("detail", "not checked yet");
                             });
             out.put("health", health);
-            PgJobReads.Spend s = spend.get(name);
+            JobReads.Spend s = spend.get(name);
             out.put(
                     "today",
                     Map.of(
@@ -102,7 +101,7 @@ public final class ProvidersApi {
             breakerOut.put(
                     "open_until", breaker.openUntil().map(Object::toString).orElse(null));
             out.put("breaker", breakerOut);
-            PgJobReads.Health h = recent.get(name);
+            JobReads.Health h = recent.get(name);
             Map<String, Object> window = new LinkedHashMap<>();
             window.put("window_minutes", 15);
             window.put("calls", h == null ? 0 : h.calls());

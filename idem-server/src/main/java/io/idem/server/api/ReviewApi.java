@@ -8,10 +8,10 @@ import io.idem.core.domain.Role;
 import io.idem.core.engine.Reconciler;
 import io.idem.core.outcome.GenerationResult;
 import io.idem.core.spi.AssetStore;
+import io.idem.core.spi.JobReads;
 import io.idem.core.spi.ReviewCase;
 import io.idem.core.spi.ReviewStore;
 import io.idem.core.spi.StoredAsset;
-import io.idem.postgres.PgJobReads;
 import io.idem.server.auth.Caller;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -31,7 +31,7 @@ import java.util.UUID;
 public final class ReviewApi {
     private static final Set<String> ACTIONS = Set.of("retry", "fail", "confirm_result");
     private final Auth auth;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final ReviewStore review;
     private final Reconciler reconciler;
     private final AssetStore assets;
@@ -40,7 +40,7 @@ public final class ReviewApi {
 
     public ReviewApi(
             Auth auth,
-            PgJobReads reads,
+            JobReads reads,
             ReviewStore review,
             Reconciler reconciler,
             AssetStore assets,

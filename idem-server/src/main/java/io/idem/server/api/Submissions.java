@@ -1,7 +1,7 @@
 package io.idem.server.api;
 
 import io.idem.core.domain.JobSpec;
-import io.idem.postgres.PgJobIntake;
+import io.idem.core.spi.JobIntake;
 import io.idem.server.auth.Caller;
 import io.idem.server.auth.ServerSecret;
 import java.time.Duration;
@@ -12,20 +12,20 @@ import java.time.InstantSource;
  * stored), durable intake, then a wake-up for the workers (never inside the insert transaction).
  */
 public final class Submissions {
-    private final PgJobIntake intake;
+    private final JobIntake intake;
     private final ServerSecret secret;
     private final Duration retention;
     private final Runnable wakeWorkers;
     private final InstantSource clock;
-    private final io.idem.postgres.PgSpendStore spend;
+    private final io.idem.core.spi.KeySpend spend;
 
     public Submissions(
-            PgJobIntake intake,
+            JobIntake intake,
             ServerSecret secret,
             Duration retention,
             Runnable wakeWorkers,
             InstantSource clock,
-            io.idem.postgres.PgSpendStore spend) {
+            io.idem.core.spi.KeySpend spend) {
         this.spend = spend;
         this.intake = intake;
         this.secret = secret;
@@ -88,19 +88,19 @@ public final class Submissions {
         }
     }
 
-    public PgJobIntake.Accepted submit(Caller caller, JobSpec spec, String idempotencyKey) {
+    public JobIntake.Accepted submit(Caller caller, JobSpec spec, String idempotencyKey) {
         checkKeyBudget(caller);
-        PgJobIntake.IdempotencyClaim claim = idempotencyKey == null
+        JobIntake.IdempotencyClaim claim = idempotencyKey == null
                 ? null
-                : new PgJobIntake.IdempotencyClaim(
+                : new JobIntake.IdempotencyClaim(
                         secret.hmac("idempotency", caller.owner(), idempotencyKey), JobRequests.hash(spec), retention);
-        PgJobIntake.Accepted accepted = intake.accept(
+        JobIntake.Accepted accepted = intake.accept(
                 caller.owner(),
                 caller.key().id(),
                 spec,
                 claim,
                 clock.instant().truncatedTo(java.time.temporal.ChronoUnit.MICROS));
-        if (accepted instanceof PgJobIntake.Accepted.Created) {
+        if (accepted instanceof JobIntake.Accepted.Created) {
             wakeWorkers.run();
         }
         return accepted;

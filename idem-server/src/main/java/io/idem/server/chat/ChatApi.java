@@ -8,7 +8,7 @@ import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatRouting;
 import io.idem.core.chat.LockedStream;
 import io.idem.core.chat.StreamStart;
-import io.idem.postgres.PgChatIdempotency;
+import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.server.api.ApiError;
 import io.idem.server.api.Auth;
 import io.idem.server.api.Json;
@@ -64,19 +64,19 @@ public final class ChatApi {
         if (key != null) {
             byte[] digest = idempotency.digest(caller, key);
             switch (idempotency.claim(digest, caller, call.hash(), call.chain().deadline())) {
-                case PgChatIdempotency.Claim.Claimed claimed -> held = digest;
-                case PgChatIdempotency.Claim.Finished finished -> {
+                case ChatIdempotencyStore.Claim.Claimed claimed -> held = digest;
+                case ChatIdempotencyStore.Claim.Finished finished -> {
                     ChatReplay.replay(ctx, call, finished);
                     return;
                 }
-                case PgChatIdempotency.Claim.InUse inUse -> {
+                case ChatIdempotencyStore.Claim.InUse inUse -> {
                     ctx.header("Retry-After", Long.toString(idempotency.retryAfterSeconds(inUse.lockedUntil())));
                     throw new ApiError(
                             409,
                             "idempotency_key_in_use",
                             "a call with this Idempotency-Key is still running; retry later");
                 }
-                case PgChatIdempotency.Claim.Reused reused ->
+                case ChatIdempotencyStore.Claim.Reused reused ->
                     throw new ApiError(
                             409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
             }

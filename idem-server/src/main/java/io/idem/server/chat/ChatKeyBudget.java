@@ -1,6 +1,6 @@
 package io.idem.server.chat;
 
-import io.idem.postgres.PgSpendStore;
+import io.idem.core.spi.KeySpend;
 import io.idem.server.api.ApiError;
 import io.idem.server.auth.Caller;
 import java.math.BigDecimal;
@@ -15,10 +15,10 @@ import java.util.Map;
  * budget_exceeded} before any model is called. A gateway block, never a reason to fail over.
  */
 final class ChatKeyBudget {
-    private final PgSpendStore spend;
+    private final KeySpend spend;
     private final InstantSource clock;
 
-    ChatKeyBudget(PgSpendStore spend, InstantSource clock) {
+    ChatKeyBudget(KeySpend spend, InstantSource clock) {
         this.spend = spend;
         this.clock = clock;
     }

@@ -10,10 +10,8 @@ import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
-import io.idem.postgres.Database;
-import io.idem.postgres.PgChatAudit;
-import io.idem.postgres.PgChatIdempotency;
-import io.idem.postgres.PgSpendStore;
+import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.core.spi.KeySpend;
 import io.idem.providers.chat.ChatAdapters;
 import io.idem.server.auth.ServerSecret;
 import java.time.Duration;
@@ -32,8 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The chat side of one node: a chat adapter per provider that serves chat models, the engine (over
  * the provider gate shared with jobs), the group-committing audit writer, the idempotency keys, a
- * health sentinel for chat-only providers, and the HTTP route. {@link #close()} stops them, and
- * the audit writer commits everything it holds before it returns.
+ * health sentinel for chat-only providers, and the HTTP route. {@link #close()} stops them; the
+ * audit writer is its owner's to close, after this node.
  */
 public final class ChatNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChatNode.class);
@@ -43,12 +41,18 @@ public final class ChatNode implements AutoCloseable {
     public record Parts(
             ChatRouting chat,
             Routing routing,
-            Database database,
+            Stores stores,
             ProviderGate gate,
             ServerSecret secret,
             Duration idempotencyRetention,
             Duration healthEvery,
             InstantSource clock) {}
+
+    /**
+     * The chat side's stores: idempotency keys, key spend, and the audit writer (its owner closes
+     * it after this node, so it commits what the last calls wrote).
+     */
+    public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit) {}
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private ChatAuditWriter audit;
@@ -90,8 +94,7 @@ public final class ChatNode implements AutoCloseable {
                 models.put(name, model);
             }
         });
-        audit = new PgChatAudit(parts.database());
-        resources.push(audit);
+        audit = parts.stores().audit();
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock());
         Set<String> fakeModels = models.values().stream()
                 .filter(m -> "fake".equals(settings(parts, m.provider()).adapter()))
@@ -102,12 +105,12 @@ public final class ChatNode implements AutoCloseable {
                 fakeModels::contains,
                 parts.routing().lanes().keySet(),
                 parts.routing().defaultLane());
-        var idempotencyStore = new PgChatIdempotency(parts.database());
+        var idempotencyStore = parts.stores().keys();
         api = new ChatApi(
                 engine,
                 chat,
                 reader,
-                new ChatKeyBudget(new PgSpendStore(parts.database()), parts.clock()),
+                new ChatKeyBudget(parts.stores().spend(), parts.clock()),
                 new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
                 parts.clock());
         startHealth(parts, adapters);

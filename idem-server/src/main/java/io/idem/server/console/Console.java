@@ -44,15 +44,29 @@ public final class Console {
         pages = new ConsolePages(gate);
         JobViews views = new JobViews(links);
         login = new LoginPage(gate, pages, parts.keys(), new SignInThrottle(parts.clock(), parts.secret()), audit);
-        generate = new GeneratePage(gate, pages, parts.routing(), requests, submissions, parts.reads(), views);
-        jobs = new JobPages(gate, pages, parts.reads(), views, streams);
-        review = new ReviewPage(gate, pages, parts.reads(), parts.review(), parts.reconciler(), views, parts.clock());
+        generate = new GeneratePage(
+                gate,
+                pages,
+                parts.routing(),
+                requests,
+                submissions,
+                parts.stores().jobs().reads(),
+                views);
+        jobs = new JobPages(gate, pages, parts.stores().jobs().reads(), views, streams);
+        review = new ReviewPage(
+                gate,
+                pages,
+                parts.stores().jobs().reads(),
+                parts.stores().jobs().review(),
+                parts.reconciler(),
+                views,
+                parts.clock());
         providers = new ProvidersPage(
                 gate,
                 pages,
                 parts.registry(),
                 parts.routing(),
-                parts.reads(),
+                parts.stores().jobs().reads(),
                 parts.gate(),
                 parts.sentinel(),
                 parts.clock());

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.routing.Routing;
-import io.idem.postgres.PgJobIntake;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobIntake;
+import io.idem.core.spi.JobReads;
 import io.idem.server.api.ApiError;
 import io.idem.server.api.JobRequests;
 import io.idem.server.api.Submissions;
@@ -26,7 +26,7 @@ final class GeneratePage {
     private final Routing routing;
     private final JobRequests requests;
     private final Submissions submissions;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final JobViews views;
 
     GeneratePage(
@@ -35,7 +35,7 @@ final class GeneratePage {
             Routing routing,
             JobRequests requests,
             Submissions submissions,
-            PgJobReads reads,
+            JobReads reads,
             JobViews views) {
         this.gate = gate;
         this.pages = pages;
@@ -101,12 +101,12 @@ final class GeneratePage {
         io.idem.server.api.StrictJson.checkText(request.body());
         JobSpec spec = requests.parse(request.body(), Set.of());
         return switch (submissions.submit(visitor.caller(), spec, request.key())) {
-            case PgJobIntake.Accepted.Created created ->
+            case JobIntake.Accepted.Created created ->
                 new Sent(
                         created.jobId(),
                         new Views.Submitted(
                                 false, request.key(), "New job accepted (202). Its trace follows live below."));
-            case PgJobIntake.Accepted.Replayed replayed ->
+            case JobIntake.Accepted.Replayed replayed ->
                 new Sent(
                         replayed.jobId(),
                         new Views.Submitted(
@@ -115,7 +115,7 @@ final class GeneratePage {
                                 "Idempotent replay: the same request with the same Idempotency-Key returned the"
                                         + " original job (200, Idempotent-Replayed: true). Nothing was sent to any"
                                         + " provider."));
-            case PgJobIntake.Accepted.KeyReused reused ->
+            case JobIntake.Accepted.KeyReused reused ->
                 throw new ApiError(
                         409,
                         "idempotency_key_reused",

@@ -5,7 +5,7 @@ import io.idem.core.engine.HealthSentinel;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.routing.Routing;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobReads;
 import io.javalin.http.Context;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -31,7 +31,7 @@ final class ProvidersPage {
     private final ConsolePages pages;
     private final ProviderRegistry registry;
     private final Routing routing;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final ProviderGate providers;
     private final HealthSentinel sentinel;
     private final InstantSource clock;
@@ -41,7 +41,7 @@ final class ProvidersPage {
             ConsolePages pages,
             ProviderRegistry registry,
             Routing routing,
-            PgJobReads reads,
+            JobReads reads,
             ProviderGate providers,
             HealthSentinel sentinel,
             InstantSource clock) {
@@ -62,12 +62,12 @@ final class ProvidersPage {
                 .toLocalDate()
                 .atStartOfDay(ZoneOffset.UTC)
                 .toInstant();
-        Map<String, PgJobReads.Spend> spend = reads.spendSince(today);
-        Map<String, PgJobReads.Health> recent = reads.healthSince(now.minus(RECENT));
+        Map<String, JobReads.Spend> spend = reads.spendSince(today);
+        Map<String, JobReads.Health> recent = reads.healthSince(now.minus(RECENT));
         List<Views.ProviderView> rows = new ArrayList<>();
         registry.all().forEach((name, provider) -> {
-            PgJobReads.Spend s = spend.get(name);
-            PgJobReads.Health h = recent.get(name);
+            JobReads.Spend s = spend.get(name);
+            JobReads.Health h = recent.get(name);
             var health = sentinel.last(name);
             var budget = providers.budgets().status(name);
             BreakerSnapshot breaker = providers.breakers().snapshot(name);

@@ -4,9 +4,9 @@ import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobState;
 import io.idem.core.engine.Reconciler;
+import io.idem.core.spi.JobReads;
 import io.idem.core.spi.ReviewCase;
 import io.idem.core.spi.ReviewStore;
-import io.idem.postgres.PgJobReads;
 import io.javalin.http.Context;
 import java.time.InstantSource;
 import java.util.List;
@@ -22,7 +22,7 @@ final class ReviewPage {
 
     private final ConsoleGate gate;
     private final ConsolePages pages;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final ReviewStore review;
     private final Reconciler reconciler;
     private final JobViews views;
@@ -31,7 +31,7 @@ final class ReviewPage {
     ReviewPage(
             ConsoleGate gate,
             ConsolePages pages,
-            PgJobReads reads,
+            JobReads reads,
             ReviewStore review,
             Reconciler reconciler,
             JobViews views,
