@@ -1,6 +1,9 @@
 package io.idem.server;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -55,6 +58,24 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.idem.postgres..")
+                .check(IDEM);
+    }
+
+    @Test
+    void serverPackagesAreFreeOfCycles() {
+        slices().matching("io.idem.server.(*)..").should().beFreeOfCycles().check(IDEM);
+    }
+
+    @Test
+    void theHttpPackageIsTheBottomOfTheServer() {
+        // JSON, errors, auth and route installation know no feature: every feature builds on them.
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.server.http..")
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.idem.server..")
+                        .and(resideOutsideOfPackage("io.idem.server.http.."))
+                        .as("other server packages"))
                 .check(IDEM);
     }
 

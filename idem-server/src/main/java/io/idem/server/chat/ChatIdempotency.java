@@ -1,8 +1,8 @@
 package io.idem.server.chat;
 
 import io.idem.core.spi.ChatIdempotencyStore;
-import io.idem.server.auth.Caller;
 import io.idem.server.auth.ServerSecret;
+import io.idem.server.http.Caller;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

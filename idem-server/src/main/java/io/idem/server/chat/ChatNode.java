@@ -14,10 +14,9 @@ import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.core.spi.KeySpend;
 import io.idem.providers.chat.ChatAdapters;
 import io.idem.server.auth.ServerSecret;
+import io.idem.server.http.KeyBudget;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +34,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ChatNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChatNode.class);
-    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
 
     /** What the chat side needs from the node. */
     public record Parts(
@@ -54,7 +52,7 @@ public final class ChatNode implements AutoCloseable {
      */
     public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit) {}
 
-    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private HealthSentinel sentinel;
     private ChatAuditWriter audit;
     private ChatApi api;
 
@@ -110,12 +108,10 @@ public final class ChatNode implements AutoCloseable {
                 engine,
                 chat,
                 reader,
-                new ChatKeyBudget(parts.stores().spend(), parts.clock()),
+                new KeyBudget(parts.stores().spend(), parts.clock()),
                 new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
                 parts.clock());
         startHealth(parts, adapters);
-        resources.push(io.idem.server.Maintenance.purgeEvery(
-                "chat idempotency keys", PURGE_EVERY, idempotencyStore::purgeExpired, parts.clock()));
         log.info("chat models: {}", models.keySet());
     }
 
@@ -141,13 +137,12 @@ public final class ChatNode implements AutoCloseable {
         if (checked.isEmpty()) {
             return;
         }
-        HealthSentinel sentinel = new HealthSentinel(
+        sentinel = new HealthSentinel(
                 new ProviderRegistry(checked),
                 parts.gate().breakers(),
                 parts.clock(),
                 parts.healthEvery(),
                 Duration.ofSeconds(5));
-        resources.push(sentinel);
         sentinel.start();
     }
 
@@ -162,13 +157,8 @@ public final class ChatNode implements AutoCloseable {
 
     @Override
     public void close() {
-        while (!resources.isEmpty()) {
-            AutoCloseable resource = resources.pop();
-            try {
-                resource.close();
-            } catch (Exception e) {
-                log.warn("error while stopping {}", resource, e);
-            }
+        if (sentinel != null) {
+            sentinel.close();
         }
     }
 }

@@ -3,7 +3,7 @@ package io.idem.server.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.spi.ChatIdempotencyStore;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;

@@ -6,9 +6,10 @@ import io.idem.core.domain.JobSpec;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.JobIntake;
 import io.idem.core.spi.JobReads;
-import io.idem.server.api.ApiError;
-import io.idem.server.api.JobRequests;
-import io.idem.server.api.Submissions;
+import io.idem.server.http.ApiError;
+import io.idem.server.jobs.JobDesk;
+import io.idem.server.jobs.JobRequests;
+import io.idem.server.jobs.Submissions;
 import io.javalin.http.Context;
 import java.util.Arrays;
 import java.util.List;
@@ -29,20 +30,13 @@ final class GeneratePage {
     private final JobReads reads;
     private final JobViews views;
 
-    GeneratePage(
-            ConsoleGate gate,
-            ConsolePages pages,
-            Routing routing,
-            JobRequests requests,
-            Submissions submissions,
-            JobReads reads,
-            JobViews views) {
+    GeneratePage(ConsoleGate gate, ConsolePages pages, Routing routing, JobDesk desk, JobViews views) {
         this.gate = gate;
         this.pages = pages;
         this.routing = routing;
-        this.requests = requests;
-        this.submissions = submissions;
-        this.reads = reads;
+        this.requests = desk.requests();
+        this.submissions = desk.submissions();
+        this.reads = desk.reads();
         this.views = views;
     }
 
@@ -98,7 +92,7 @@ final class GeneratePage {
 
     /** Validates and submits exactly as {@code POST /v1/jobs} does; refusals are {@link ApiError}s. */
     private Sent send(Visitor visitor, Request request) {
-        io.idem.server.api.StrictJson.checkText(request.body());
+        io.idem.server.http.StrictJson.checkText(request.body());
         JobSpec spec = requests.parse(request.body(), Set.of());
         return switch (submissions.submit(visitor.caller(), spec, request.key())) {
             case JobIntake.Accepted.Created created ->

@@ -98,7 +98,7 @@ final class ReviewPage {
             throw new ConsoleRefusal(
                     400, "Write a note (1 to " + MAX_NOTE + " characters): every decision is audited with it.");
         }
-        String problem = io.idem.server.api.StrictJson.textProblem(note);
+        String problem = io.idem.server.http.StrictJson.textProblem(note);
         if (problem != null) {
             throw new ConsoleRefusal(400, "The note contains " + problem + ".");
         }
