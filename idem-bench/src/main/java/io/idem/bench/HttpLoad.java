@@ -1,6 +1,6 @@
 package io.idem.bench;
 
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

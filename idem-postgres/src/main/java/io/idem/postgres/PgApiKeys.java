@@ -2,6 +2,7 @@ package io.idem.postgres;
 
 import io.idem.core.domain.ApiKey;
 import io.idem.core.domain.Role;
+import io.idem.core.spi.ApiKeys;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -11,8 +12,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** API keys, stored as SHA-256 hashes of their secrets (the secrets are random, 192 bits). */
-public final class PgApiKeys {
+/** API keys, stored as SHA-256 hashes of their secrets (the secrets are random, 192 bits). Thread-safe. */
+public final class PgApiKeys implements ApiKeys {
     /** The advisory lock key that serialises first-start bootstrap across nodes ("idem-bootstrap"). */
     private static final long BOOTSTRAP_LOCK = 0x6964656d_626f6f74L;
 
@@ -22,6 +23,7 @@ public final class PgApiKeys {
         this.db = db;
     }
 
+    @Override
     public ApiKey insert(UUID id, String prefix, byte[] secretHash, String owner, Role role, Instant now) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -39,7 +41,7 @@ public final class PgApiKeys {
         });
     }
 
-    /** The live (not revoked) key with this secret hash. */
+    @Override
     public Optional<ApiKey> findActive(byte[] secretHash) {
         return db.withConnection(c -> {
             try (PreparedStatement ps =
@@ -58,6 +60,7 @@ public final class PgApiKeys {
      * together on an empty database, and the check runs after the lock is held (a fresh snapshot),
      * so exactly one of them inserts. Returns the key when this call created it.
      */
+    @Override
     public Optional<ApiKey> insertFirstAdmin(UUID id, String prefix, byte[] secretHash, Instant now) {
         return db.inTransaction(c -> {
             try (PreparedStatement lock = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
@@ -86,6 +89,7 @@ public final class PgApiKeys {
      * Inserts an admin key with the given secret hash unless one with it exists (the configured
      * bootstrap key; nodes starting together with the same key insert it once, neither fails).
      */
+    @Override
     public boolean insertAdminIfAbsent(UUID id, String prefix, byte[] secretHash, Instant now) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -102,6 +106,7 @@ public final class PgApiKeys {
         });
     }
 
+    @Override
     public int countAdmins() {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement(
@@ -113,6 +118,7 @@ public final class PgApiKeys {
         });
     }
 
+    @Override
     public List<ApiKey> list() {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT * FROM api_keys ORDER BY created_at, id");
@@ -126,7 +132,7 @@ public final class PgApiKeys {
         });
     }
 
-    /** Revokes a key; {@code false} if there is no such live key. */
+    @Override
     public boolean revoke(UUID id, Instant now) {
         return db.withConnection(c -> {
             try (PreparedStatement ps =
@@ -153,29 +159,8 @@ public final class PgApiKeys {
                 Optional.ofNullable(rs.getString("failover_defaults")));
     }
 
-    /**
-     * The attributes an admin may set; {@code null} fields stay as they are.
-     *
-     * @param failoverDefaults the key's default chat chain as JSON (validated by the caller)
-     */
-    public record Attributes(
-            Boolean adultApproved,
-            Optional<String> jurisdiction,
-            Optional<java.math.BigDecimal> dailyBudgetUsd,
-            Optional<java.math.BigDecimal> monthlyBudgetUsd,
-            Optional<String> failoverDefaults) {
-
-        /** Without touching the chat failover defaults. */
-        public Attributes(
-                Boolean adultApproved,
-                Optional<String> jurisdiction,
-                Optional<java.math.BigDecimal> dailyBudgetUsd,
-                Optional<java.math.BigDecimal> monthlyBudgetUsd) {
-            this(adultApproved, jurisdiction, dailyBudgetUsd, monthlyBudgetUsd, null);
-        }
-    }
-
-    /** Sets attributes of a live key; empty if there is no such key. Optional.empty() clears a value. */
+    /** One statement; an absent attribute keeps its column through {@code CASE WHEN}. */
+    @Override
     public Optional<ApiKey> update(UUID id, Attributes attributes) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""

@@ -1,24 +1,69 @@
 package io.idem.postgres;
 
 import io.idem.core.chat.ChatAttempt;
+import io.idem.core.chat.ChatAuditWriter;
 import io.idem.core.chat.FailoverEvent;
 import java.sql.PreparedStatement;
 import java.sql.Types;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Writes chat attempts and failover events, many per transaction (the group commit of DESIGN §2);
- * one statement per table, batched. Thread-safe.
+ * The chat audit on PostgreSQL: attempts and failover events are group-committed ({@link
+ * GroupCommit}), many per transaction, one batched statement per table. Thread-safe.
  */
-public final class PgChatAudit {
+public final class PgChatAudit implements ChatAuditWriter {
     private final Database db;
+    private final GroupCommit<Row> batches;
 
+    /** One queued audit record. */
+    private sealed interface Row {
+        record Attempt(ChatAttempt attempt) implements Row {}
+
+        record Failover(FailoverEvent event) implements Row {}
+    }
+
+    /** Starts the audit's writer thread; {@link #close()} commits what it holds and stops it. */
     public PgChatAudit(Database db) {
         this.db = db;
+        this.batches = new GroupCommit<>("chat audit", GroupCommit.Settings.DEFAULTS, this::write);
+    }
+
+    @Override
+    public void attempt(ChatAttempt attempt) {
+        batches.add(new Row.Attempt(attempt));
+    }
+
+    @Override
+    public void failover(FailoverEvent event) {
+        batches.add(new Row.Failover(event));
+    }
+
+    @Override
+    public boolean awaitWritten(Duration max) throws InterruptedException {
+        return batches.awaitWritten(max);
+    }
+
+    @Override
+    public void close() {
+        batches.close();
+    }
+
+    private void write(List<Row> batch) {
+        List<ChatAttempt> attempts = new ArrayList<>();
+        List<FailoverEvent> events = new ArrayList<>();
+        for (Row row : batch) {
+            switch (row) {
+                case Row.Attempt a -> attempts.add(a.attempt());
+                case Row.Failover f -> events.add(f.event());
+            }
+        }
+        write(attempts, events);
     }
 
     /** Writes everything given in one transaction: all of it lands, or none of it. */
-    public void write(List<ChatAttempt> attempts, List<FailoverEvent> events) {
+    private void write(List<ChatAttempt> attempts, List<FailoverEvent> events) {
         if (attempts.isEmpty() && events.isEmpty()) {
             return;
         }

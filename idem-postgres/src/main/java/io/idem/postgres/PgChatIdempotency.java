@@ -1,5 +1,6 @@
 package io.idem.postgres;
 
+import io.idem.core.spi.ChatIdempotencyStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
@@ -11,32 +12,18 @@ import java.util.Optional;
  * its finished response, and every later request with the same key and body gets that response.
  * A running call's claim lapses at {@code locked_until} (its node may have died). Thread-safe.
  */
-public final class PgChatIdempotency {
+public final class PgChatIdempotency implements ChatIdempotencyStore {
     private final Database db;
 
     public PgChatIdempotency(Database db) {
         this.db = db;
     }
 
-    /** What a claim found. */
-    public sealed interface Claim {
-        /** This request holds the key now and must {@link #finish} or {@link #release} it. */
-        record Claimed() implements Claim {}
-
-        /** The same request finished earlier: replay this. */
-        record Finished(String response, String servedModel, String attempts) implements Claim {}
-
-        /** The same key is held by a running call until {@code lockedUntil}. */
-        record InUse(Instant lockedUntil) implements Claim {}
-
-        /** The key was used with a different request. */
-        record Reused() implements Claim {}
-    }
-
     /**
-     * Claims {@code digest} for a request hashing to {@code requestHash}: inserts it, or takes over
-     * a lapsed claim or an expired key, in one statement; otherwise reports what holds it.
+     * Inserts the key, or takes over a lapsed claim or an expired key, in one statement; otherwise
+     * reads what holds it.
      */
+    @Override
     public Claim claim(
             byte[] digest, String owner, byte[] requestHash, Instant now, Instant lockedUntil, Instant expiresAt) {
         boolean claimed = db.withConnection(c -> {
@@ -87,7 +74,7 @@ public final class PgChatIdempotency {
         });
     }
 
-    /** Stores the finished response of a claimed key. */
+    @Override
     public void finish(byte[] digest, String response, String servedModel, String attempts) {
         db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -103,7 +90,7 @@ public final class PgChatIdempotency {
         });
     }
 
-    /** Frees a claimed key whose call did not finish with an answer, so the request can be retried. */
+    @Override
     public void release(byte[] digest) {
         db.withConnection(c -> {
             try (PreparedStatement ps =
@@ -114,7 +101,7 @@ public final class PgChatIdempotency {
         });
     }
 
-    /** Deletes up to {@code limit} keys past their retention; returns how many. */
+    @Override
     public int purgeExpired(Instant now, int limit) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""

@@ -1,11 +1,11 @@
 package io.idem.postgres;
 
 import io.idem.core.domain.JobSpec;
+import io.idem.core.spi.JobIntake;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,29 +16,13 @@ import java.util.UUID;
  * Accepts jobs durably: the job, its {@code job.created} event and its idempotency key are written
  * by one statement in one commit, before the client hears 202 (DESIGN §4). A second request with
  * the same key finds the first one's row (the unique index makes it wait for that commit) and
- * compares request hashes.
+ * compares request hashes. Thread-safe.
  */
-public final class PgJobIntake {
+public final class PgJobIntake implements JobIntake {
     private final Database db;
 
     public PgJobIntake(Database db) {
         this.db = db;
-    }
-
-    /** The server-side digest of a client's key and the hash of its normalized request. */
-    public record IdempotencyClaim(byte[] digest, byte[] requestHash, Duration retention) {}
-
-    /** What became of an accept. */
-    public sealed interface Accepted {
-        UUID jobId();
-
-        /** A new job, queued at {@code createdAt}. */
-        record Created(UUID jobId, Instant createdAt) implements Accepted {}
-
-        record Replayed(UUID jobId) implements Accepted {}
-
-        /** The key was used before with a different request. */
-        record KeyReused(UUID jobId) implements Accepted {}
     }
 
     private static final String INSERT_JOB = """
@@ -77,11 +61,7 @@ public final class PgJobIntake {
             SELECT request_hash, job_id FROM idempotency_keys WHERE digest = ? FOR SHARE
             """;
 
-    public Accepted accept(String owner, JobSpec spec, IdempotencyClaim key, Instant now) {
-        return accept(owner, null, spec, key, now);
-    }
-
-    /** Accepts a job submitted with the API key {@code apiKeyId} (its spend counts against that key). */
+    @Override
     public Accepted accept(String owner, UUID apiKeyId, JobSpec spec, IdempotencyClaim key, Instant now) {
         UUID jobId = UUID.randomUUID();
         if (key == null) {
@@ -173,7 +153,7 @@ public final class PgJobIntake {
         return i;
     }
 
-    /** Deletes idempotency keys past their retention; returns how many. */
+    @Override
     public int purgeExpiredKeys(Instant now, int limit) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""

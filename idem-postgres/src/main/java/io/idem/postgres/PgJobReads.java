@@ -5,6 +5,7 @@ import io.idem.core.domain.Job;
 import io.idem.core.domain.JobEvent;
 import io.idem.core.domain.JobResult;
 import io.idem.core.domain.JobState;
+import io.idem.core.spi.JobReads;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,25 +19,17 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Reads jobs, their attempts, events and assets. An {@code owner} of {@code null} reads every
- * owner's jobs (admin and operator views); otherwise another owner's job does not exist.
+ * Reads jobs, their attempts, events and assets: each read is one statement, or a job statement
+ * and two more for all its jobs' attempts and assets. Thread-safe.
  */
-public final class PgJobReads {
+public final class PgJobReads implements JobReads {
     private final Database db;
 
     public PgJobReads(Database db) {
         this.db = db;
     }
 
-    /** A page of jobs, newest first, and the cursor of the next page if there is one. */
-    public record Page(List<Job> jobs, Optional<Cursor> next) {}
-
-    /** Where a page ends: the last job's creation time and id. */
-    public record Cursor(Instant createdAt, UUID id) {}
-
-    /** A stored file and its content type. */
-    public record AssetFile(UUID id, UUID jobId, String owner, String mimeType, String location) {}
-
+    @Override
     public Optional<Job> find(UUID id, String owner) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS
@@ -50,6 +43,7 @@ public final class PgJobReads {
         });
     }
 
+    @Override
     public Page list(String owner, JobState state, Cursor after, int limit) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS + """
@@ -81,6 +75,7 @@ public final class PgJobReads {
         });
     }
 
+    @Override
     public List<JobEvent> events(UUID jobId) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -109,9 +104,7 @@ public final class PgJobReads {
         });
     }
 
-    /** Per provider since {@code since}: calls, billed spend, and calls whose billing is unknown. */
-    public record Spend(String provider, long calls, java.math.BigDecimal billedUsd, long unknownCalls) {}
-
+    @Override
     public Map<String, Spend> spendSince(Instant since) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -139,9 +132,7 @@ public final class PgJobReads {
         });
     }
 
-    /** Recent health of one provider from the audit: calls, failures that count, p95 latency. */
-    public record Health(String provider, long calls, long errors, Optional<Long> p95LatencyMs) {}
-
+    @Override
     public Map<String, Health> healthSince(Instant since) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -167,6 +158,7 @@ public final class PgJobReads {
         });
     }
 
+    @Override
     public Optional<AssetFile> asset(UUID id) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -189,7 +181,7 @@ public final class PgJobReads {
         });
     }
 
-    /** Jobs parked in manual_review, oldest first. */
+    @Override
     public List<Job> reviewQueue(int limit) {
         return db.withConnection(c -> {
             List<UUID> ids = new ArrayList<>();

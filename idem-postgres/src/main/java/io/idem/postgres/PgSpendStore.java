@@ -1,6 +1,7 @@
 package io.idem.postgres;
 
 import io.idem.core.budget.SpendStore;
+import io.idem.core.spi.KeySpend;
 import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -8,8 +9,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.UUID;
 
-/** Spend from the attempt audit; budget threshold events in {@code provider_events}. */
-public final class PgSpendStore implements SpendStore {
+/** Spend from the attempt audit; budget threshold events in {@code provider_events}. Thread-safe. */
+public final class PgSpendStore implements SpendStore, KeySpend {
     private final Database db;
 
     public PgSpendStore(Database db) {
@@ -37,7 +38,7 @@ public final class PgSpendStore implements SpendStore {
         });
     }
 
-    /** Billed plus at-risk cost of the jobs and chat calls made with one API key since {@code since}. */
+    @Override
     public BigDecimal keySpendSince(UUID keyId, Instant since) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""

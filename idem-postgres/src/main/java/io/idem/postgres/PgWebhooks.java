@@ -1,20 +1,21 @@
 package io.idem.postgres;
 
+import io.idem.core.spi.Webhooks;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Vendor callback bookkeeping: which attempt a callback is about, and which were seen before. */
-public final class PgWebhooks {
+/** Vendor callback bookkeeping on PostgreSQL; a delivery's digest is its primary key. Thread-safe. */
+public final class PgWebhooks implements Webhooks {
     private final Database db;
 
     public PgWebhooks(Database db) {
         this.db = db;
     }
 
-    /** Records a delivery; {@code false} when the same delivery was recorded before (a replay). */
+    @Override
     public boolean recordDelivery(byte[] digest, String provider, UUID attemptId, Instant now) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -30,7 +31,7 @@ public final class PgWebhooks {
         });
     }
 
-    /** The job an attempt of this provider belongs to. */
+    @Override
     public Optional<UUID> jobOfAttempt(UUID attemptId, String provider) {
         return db.withConnection(c -> {
             try (PreparedStatement ps =

@@ -3,6 +3,7 @@ package io.idem.postgres;
 import static io.idem.testkit.JobSpecBuilder.aJobSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idem.core.spi.JobIntake;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,27 +32,27 @@ class PgJobIntakeTest {
         db.close();
     }
 
-    private static PgJobIntake.IdempotencyClaim key(String digest, String hash) {
-        return new PgJobIntake.IdempotencyClaim(digest.getBytes(), hash.getBytes(), Duration.ofHours(24));
+    private static JobIntake.IdempotencyClaim key(String digest, String hash) {
+        return new JobIntake.IdempotencyClaim(digest.getBytes(), hash.getBytes(), Duration.ofHours(24));
     }
 
     @Test
     void fiftyConcurrentAcceptsWithOneKeyMakeOneJob() throws Exception {
-        List<Callable<PgJobIntake.Accepted>> calls = new ArrayList<>();
+        List<Callable<JobIntake.Accepted>> calls = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             calls.add(() -> intake.accept("alice", aJobSpec().build(), key("k1", "h1"), t0));
         }
-        List<PgJobIntake.Accepted> results = new ArrayList<>();
+        List<JobIntake.Accepted> results = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(25)) {
-            for (Future<PgJobIntake.Accepted> f : pool.invokeAll(calls)) {
+            for (Future<JobIntake.Accepted> f : pool.invokeAll(calls)) {
                 results.add(f.get());
             }
         }
-        assertThat(results.stream().filter(r -> r instanceof PgJobIntake.Accepted.Created))
+        assertThat(results.stream().filter(r -> r instanceof JobIntake.Accepted.Created))
                 .hasSize(1);
-        assertThat(results.stream().filter(r -> r instanceof PgJobIntake.Accepted.Replayed))
+        assertThat(results.stream().filter(r -> r instanceof JobIntake.Accepted.Replayed))
                 .hasSize(49);
-        assertThat(results.stream().map(PgJobIntake.Accepted::jobId).distinct()).hasSize(1);
+        assertThat(results.stream().map(JobIntake.Accepted::jobId).distinct()).hasSize(1);
         assertThat(countJobs()).isEqualTo(1);
     }
 
@@ -59,7 +60,7 @@ class PgJobIntakeTest {
     void sameKeyWithOtherInputIsRefusedAndWritesNothing() {
         var first = intake.accept("alice", aJobSpec().build(), key("k1", "h1"), t0);
         var second = intake.accept("alice", aJobSpec().build(), key("k1", "h2"), t0);
-        assertThat(second).isInstanceOf(PgJobIntake.Accepted.KeyReused.class);
+        assertThat(second).isInstanceOf(JobIntake.Accepted.KeyReused.class);
         assertThat(second.jobId()).isEqualTo(first.jobId());
         assertThat(countJobs()).isEqualTo(1);
     }
@@ -70,7 +71,7 @@ class PgJobIntakeTest {
         Instant later = t0.plus(Duration.ofHours(25));
         assertThat(intake.purgeExpiredKeys(later, 100)).isEqualTo(1);
         var again = intake.accept("alice", aJobSpec().build(), key("k1", "h1"), later);
-        assertThat(again).isInstanceOf(PgJobIntake.Accepted.Created.class);
+        assertThat(again).isInstanceOf(JobIntake.Accepted.Created.class);
         assertThat(again.jobId()).isNotEqualTo(first.jobId());
     }
 

@@ -1,6 +1,9 @@
 package io.idem.server;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
@@ -39,6 +42,40 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.idem.postgres..", "io.idem.server..")
+                .check(IDEM);
+    }
+
+    @Test
+    void onlyTheCompositionRootNamesPostgres() {
+        // Features and the HTTP layer see the stores as core ports; the root picks PostgreSQL.
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.server..")
+                .and()
+                .doNotHaveFullyQualifiedName("io.idem.server.IdemServer")
+                .and()
+                .resideOutsideOfPackage("io.idem.server.wiring..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.idem.postgres..")
+                .check(IDEM);
+    }
+
+    @Test
+    void serverPackagesAreFreeOfCycles() {
+        slices().matching("io.idem.server.(*)..").should().beFreeOfCycles().check(IDEM);
+    }
+
+    @Test
+    void theHttpPackageIsTheBottomOfTheServer() {
+        // JSON, errors, auth and route installation know no feature: every feature builds on them.
+        noClasses()
+                .that()
+                .resideInAPackage("io.idem.server.http..")
+                .should()
+                .dependOnClassesThat(resideInAPackage("io.idem.server..")
+                        .and(resideOutsideOfPackage("io.idem.server.http.."))
+                        .as("other server packages"))
                 .check(IDEM);
     }
 

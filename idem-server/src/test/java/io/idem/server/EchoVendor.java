@@ -3,7 +3,7 @@ package io.idem.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

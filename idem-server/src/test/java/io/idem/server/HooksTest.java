@@ -2,8 +2,8 @@ package io.idem.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.idem.server.api.WebhookLinks;
 import io.idem.server.auth.ServerSecret;
+import io.idem.server.hooks.WebhookLinks;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;

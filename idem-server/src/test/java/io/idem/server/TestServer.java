@@ -2,8 +2,8 @@ package io.idem.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.postgres.TestDatabases;
-import io.idem.server.api.Json;
 import io.idem.server.config.ConfigLoader;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.idem.server.auth;
 
 import io.idem.core.domain.ApiKey;
 import io.idem.core.domain.Role;
-import io.idem.postgres.PgApiKeys;
+import io.idem.core.spi.ApiKeys;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,7 +28,7 @@ public final class KeyService {
     private static final Pattern OWNER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final PgApiKeys keys;
+    private final ApiKeys keys;
     private final InstantSource clock;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
 
@@ -37,7 +37,7 @@ public final class KeyService {
     /** A new key and its secret, which is shown once and never again. */
     public record Issued(ApiKey key, String secret) {}
 
-    public KeyService(PgApiKeys keys, InstantSource clock) {
+    public KeyService(ApiKeys keys, InstantSource clock) {
         this.keys = keys;
         this.clock = clock;
     }
@@ -99,7 +99,7 @@ public final class KeyService {
         return keys.list();
     }
 
-    public Optional<ApiKey> update(UUID id, PgApiKeys.Attributes attributes) {
+    public Optional<ApiKey> update(UUID id, ApiKeys.Attributes attributes) {
         Optional<ApiKey> updated = keys.update(id, attributes);
         cache.clear();
         return updated;

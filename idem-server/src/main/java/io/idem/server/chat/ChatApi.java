@@ -8,16 +8,18 @@ import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatRouting;
 import io.idem.core.chat.LockedStream;
 import io.idem.core.chat.StreamStart;
-import io.idem.postgres.PgChatIdempotency;
-import io.idem.server.api.ApiError;
-import io.idem.server.api.Auth;
-import io.idem.server.api.Json;
-import io.idem.server.api.Submissions;
-import io.idem.server.auth.Caller;
-import io.javalin.config.JavalinConfig;
+import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.server.http.ApiError;
+import io.idem.server.http.Auth;
+import io.idem.server.http.Caller;
+import io.idem.server.http.Feature;
+import io.idem.server.http.IdempotencyKey;
+import io.idem.server.http.Json;
+import io.idem.server.http.KeyBudget;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -28,11 +30,13 @@ import java.util.UUID;
  */
 public final class ChatApi {
     static final String PATH = "/v1/chat/completions";
+    /** A spent key budget as OpenAI clients know it. */
+    private static final Map<String, Object> OPENAI_QUOTA = Map.of("type", "insufficient_quota");
 
     private final ChatEngine engine;
     private final ChatRouting routing;
     private final ChatRequestReader reader;
-    private final ChatKeyBudget budget;
+    private final KeyBudget budget;
     private final ChatIdempotency idempotency;
     private final InstantSource clock;
 
@@ -40,7 +44,7 @@ public final class ChatApi {
             ChatEngine engine,
             ChatRouting routing,
             ChatRequestReader reader,
-            ChatKeyBudget budget,
+            KeyBudget budget,
             ChatIdempotency idempotency,
             InstantSource clock) {
         this.engine = engine;
@@ -51,32 +55,33 @@ public final class ChatApi {
         this.clock = clock;
     }
 
-    public void install(JavalinConfig config, Auth auth, long maxBytes) {
-        config.routes.post(PATH, ctx -> complete(ctx, auth, maxBytes));
+    /** The route, authenticated by {@code auth}, reading bodies of up to {@code maxBytes}. */
+    public Feature routes(Auth auth, long maxBytes) {
+        return config -> config.routes.post(PATH, ctx -> complete(ctx, auth, maxBytes));
     }
 
     private void complete(Context ctx, Auth auth, long maxBytes) throws IOException {
         Caller caller = auth.require(ctx);
-        String key = Submissions.checkKey(ctx.header("Idempotency-Key"));
+        String key = IdempotencyKey.from(ctx);
         JsonNode body = Json.readObject(ctx, maxBytes);
         ParsedCall call = reader.read(body, FailoverDefaultsJson.of(caller.key().failoverDefaults()));
         byte[] held = null;
         if (key != null) {
             byte[] digest = idempotency.digest(caller, key);
             switch (idempotency.claim(digest, caller, call.hash(), call.chain().deadline())) {
-                case PgChatIdempotency.Claim.Claimed claimed -> held = digest;
-                case PgChatIdempotency.Claim.Finished finished -> {
+                case ChatIdempotencyStore.Claim.Claimed claimed -> held = digest;
+                case ChatIdempotencyStore.Claim.Finished finished -> {
                     ChatReplay.replay(ctx, call, finished);
                     return;
                 }
-                case PgChatIdempotency.Claim.InUse inUse -> {
+                case ChatIdempotencyStore.Claim.InUse inUse -> {
                     ctx.header("Retry-After", Long.toString(idempotency.retryAfterSeconds(inUse.lockedUntil())));
                     throw new ApiError(
                             409,
                             "idempotency_key_in_use",
                             "a call with this Idempotency-Key is still running; retry later");
                 }
-                case PgChatIdempotency.Claim.Reused reused ->
+                case ChatIdempotencyStore.Claim.Reused reused ->
                     throw new ApiError(
                             409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
             }
@@ -91,7 +96,7 @@ public final class ChatApi {
         Optional<ChatIdempotency.Stored> stored = Optional.empty();
         try {
             // After the replay check: a replay is free, even for a key that has spent its budget.
-            budget.check(caller);
+            budget.check(caller, OPENAI_QUOTA);
             stored = call.stream() ? stream(ctx, call, chatCaller) : Optional.of(plain(ctx, call, chatCaller));
         } finally {
             if (held != null) {

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.ChatCompletion;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.TokenUsage;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 
 /** OpenAI's response shapes: {@code chat.completion} and {@code chat.completion.chunk}. */
 final class ChatBodies {

@@ -3,7 +3,7 @@ package io.idem.server.chat;
 import io.idem.core.chat.Chain;
 import io.idem.core.chat.ChainResult;
 import io.idem.core.chat.ChatAttempt;
-import io.idem.server.api.ApiError;
+import io.idem.server.http.ApiError;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.idem.server.chat;
 
-import io.idem.postgres.PgChatIdempotency;
-import io.idem.server.auth.Caller;
+import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.server.auth.ServerSecret;
+import io.idem.server.http.Caller;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -15,12 +15,12 @@ import java.time.InstantSource;
 final class ChatIdempotency {
     private static final Duration MARGIN = Duration.ofSeconds(30);
 
-    private final PgChatIdempotency store;
+    private final ChatIdempotencyStore store;
     private final ServerSecret secret;
     private final Duration retention;
     private final InstantSource clock;
 
-    ChatIdempotency(PgChatIdempotency store, ServerSecret secret, Duration retention, InstantSource clock) {
+    ChatIdempotency(ChatIdempotencyStore store, ServerSecret secret, Duration retention, InstantSource clock) {
         this.store = store;
         this.secret = secret;
         this.retention = retention;
@@ -31,7 +31,7 @@ final class ChatIdempotency {
         return secret.hmac("chat-idempotency", caller.owner(), key);
     }
 
-    PgChatIdempotency.Claim claim(byte[] digest, Caller caller, byte[] requestHash, Duration deadline) {
+    ChatIdempotencyStore.Claim claim(byte[] digest, Caller caller, byte[] requestHash, Duration deadline) {
         Instant now = clock.instant();
         return store.claim(
                 digest, caller.owner(), requestHash, now, now.plus(deadline).plus(MARGIN), now.plus(retention));

@@ -1,6 +1,7 @@
 package io.idem.server.chat;
 
 import io.idem.core.chat.ChatAdapter;
+import io.idem.core.chat.ChatAuditWriter;
 import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.ChatRouting;
@@ -9,18 +10,15 @@ import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
+import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.core.spi.KeySpend;
 import io.idem.core.text.Redactor;
-import io.idem.postgres.Database;
-import io.idem.postgres.PgChatAudit;
-import io.idem.postgres.PgChatIdempotency;
-import io.idem.postgres.PgSpendStore;
 import io.idem.providers.ChatAdapters;
 import io.idem.providers.Vendors;
 import io.idem.server.auth.ServerSecret;
+import io.idem.server.http.KeyBudget;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +32,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The chat side of one node: a chat adapter per provider that serves chat models, the engine (over
  * the provider gate shared with jobs), the group-committing audit writer, the idempotency keys, a
- * health sentinel for chat-only providers, and the HTTP route. {@link #close()} stops them, and
- * the audit writer commits everything it holds before it returns.
+ * health sentinel for chat-only providers, and the HTTP route. {@link #close()} stops them; the
+ * audit writer is its owner's to close, after this node.
  */
 public final class ChatNode implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChatNode.class);
-    private static final Duration PURGE_EVERY = Duration.ofMinutes(10);
 
     /**
      * What the chat side needs from the node.
@@ -50,7 +47,7 @@ public final class ChatNode implements AutoCloseable {
     public record Parts(
             ChatRouting chat,
             Routing routing,
-            Database database,
+            Stores stores,
             ProviderGate gate,
             ServerSecret secret,
             Duration idempotencyRetention,
@@ -59,7 +56,13 @@ public final class ChatNode implements AutoCloseable {
             UnaryOperator<String> keys,
             Redactor redactor) {}
 
-    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    /**
+     * The chat side's stores: idempotency keys, key spend, and the audit writer (its owner closes
+     * it after this node, so it commits what the last calls wrote).
+     */
+    public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit) {}
+
+    private HealthSentinel sentinel;
     private ChatAuditWriter audit;
     private ChatApi api;
 
@@ -103,8 +106,7 @@ public final class ChatNode implements AutoCloseable {
                 models.put(name, model);
             }
         });
-        audit = new ChatAuditWriter(new PgChatAudit(parts.database()));
-        resources.push(audit);
+        audit = parts.stores().audit();
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock(), parts.redactor());
         Set<String> fakeModels = models.values().stream()
                 .filter(m -> settings(parts, m.provider()).acceptsSimulate())
@@ -115,17 +117,15 @@ public final class ChatNode implements AutoCloseable {
                 fakeModels::contains,
                 parts.routing().lanes().keySet(),
                 parts.routing().defaultLane());
-        var idempotencyStore = new PgChatIdempotency(parts.database());
+        var idempotencyStore = parts.stores().keys();
         api = new ChatApi(
                 engine,
                 chat,
                 reader,
-                new ChatKeyBudget(new PgSpendStore(parts.database()), parts.clock()),
+                new KeyBudget(parts.stores().spend(), parts.clock()),
                 new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
                 parts.clock());
         startHealth(parts, adapters);
-        resources.push(io.idem.server.Maintenance.purgeEvery(
-                "chat idempotency keys", PURGE_EVERY, idempotencyStore::purgeExpired, parts.clock()));
         log.info("chat models: {}", models.keySet());
     }
 
@@ -155,13 +155,12 @@ public final class ChatNode implements AutoCloseable {
         if (checked.isEmpty()) {
             return;
         }
-        HealthSentinel sentinel = new HealthSentinel(
+        sentinel = new HealthSentinel(
                 new ProviderRegistry(checked, parts.redactor()),
                 parts.gate().breakers(),
                 parts.clock(),
                 parts.healthEvery(),
                 Duration.ofSeconds(5));
-        resources.push(sentinel);
         sentinel.start();
     }
 
@@ -176,13 +175,8 @@ public final class ChatNode implements AutoCloseable {
 
     @Override
     public void close() {
-        while (!resources.isEmpty()) {
-            AutoCloseable resource = resources.pop();
-            try {
-                resource.close();
-            } catch (Exception e) {
-                log.warn("error while stopping {}", resource, e);
-            }
+        if (sentinel != null) {
+            sentinel.close();
         }
     }
 }

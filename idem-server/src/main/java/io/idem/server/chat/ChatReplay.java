@@ -2,8 +2,8 @@ package io.idem.server.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.idem.postgres.PgChatIdempotency;
-import io.idem.server.api.Json;
+import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.server.http.Json;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -16,7 +16,7 @@ import java.io.IOException;
 final class ChatReplay {
     private ChatReplay() {}
 
-    static void replay(Context ctx, ParsedCall call, PgChatIdempotency.Claim.Finished finished) throws IOException {
+    static void replay(Context ctx, ParsedCall call, ChatIdempotencyStore.Claim.Finished finished) throws IOException {
         ctx.header("Idempotent-Replayed", "true");
         ctx.header("Idem-Served-Model", finished.servedModel());
         if (finished.attempts() != null && !finished.attempts().isEmpty()) {

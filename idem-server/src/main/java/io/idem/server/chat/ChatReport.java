@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.Chain;
 import io.idem.core.chat.ChatAttempt;
 import io.idem.core.chat.ChatModel;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.util.List;
 import java.util.Optional;
 

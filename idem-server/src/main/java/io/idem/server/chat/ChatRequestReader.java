@@ -2,8 +2,6 @@ package io.idem.server.chat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.Chain;
 import io.idem.core.chat.ChainAsk;
@@ -14,8 +12,8 @@ import io.idem.core.chat.ChatRequest;
 import io.idem.core.chat.FailoverDefaults;
 import io.idem.core.chat.InvalidChainException;
 import io.idem.providers.fake.FakeChatModes;
-import io.idem.server.api.ApiError;
-import io.idem.server.api.Json;
+import io.idem.server.http.ApiError;
+import io.idem.server.http.Json;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -39,8 +37,6 @@ final class ChatRequestReader {
 
     private static final Set<String> REDUNDANCY_FIELDS =
             Set.of("timeout_ms", "first_token_timeout_ms", "on", "deadline_ms");
-    private static final ObjectMapper CANONICAL =
-            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
     private final Predicate<String> knownModel;
     private final Predicate<String> fakeModel;
@@ -219,7 +215,7 @@ final class ChatRequestReader {
         ObjectNode hashed = body.deepCopy();
         hashed.remove(List.of("stream", "stream_options"));
         try {
-            byte[] canonical = CANONICAL.writeValueAsBytes(CANONICAL.treeToValue(hashed, Object.class));
+            byte[] canonical = Json.CANONICAL.writeValueAsBytes(Json.CANONICAL.treeToValue(hashed, Object.class));
             return MessageDigest.getInstance("SHA-256").digest(canonical);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot hash a parsed request", e);

@@ -1,7 +1,7 @@
 package io.idem.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

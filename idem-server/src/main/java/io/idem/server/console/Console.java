@@ -1,14 +1,20 @@
 package io.idem.server.console;
 
+import io.idem.core.engine.Reconciler;
+import io.idem.core.routing.Routing;
 import io.idem.core.spi.AuditLog;
-import io.idem.server.api.AssetLinks;
-import io.idem.server.api.HttpApi;
-import io.idem.server.api.JobRequests;
-import io.idem.server.api.Submissions;
+import io.idem.core.spi.JobReads;
+import io.idem.core.spi.ReviewStore;
+import io.idem.server.auth.KeyService;
+import io.idem.server.auth.ServerSecret;
 import io.idem.server.config.TrustedProxies;
+import io.idem.server.http.Feature;
+import io.idem.server.jobs.JobDesk;
+import io.idem.server.providers.ProviderFacts;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Handler;
 import java.time.Duration;
+import java.time.InstantSource;
 
 /**
  * The operator console at {@code /console}: server-rendered jte pages with htmx, live over
@@ -16,7 +22,7 @@ import java.time.Duration;
  * stores and checks as the {@code /v1} API; it adds no powers of its own. See docs/console.md.
  * Thread-safe once installed: sessions and caches are concurrent maps, pages hold no request state.
  */
-public final class Console {
+public final class Console implements Feature {
     static final String HOME = "/console/generate";
     static final String VISITOR = "idem.console.visitor";
 
@@ -30,34 +36,42 @@ public final class Console {
     private final ConsoleAssets assets = new ConsoleAssets();
     private final LiveStreams streams = new LiveStreams();
 
-    public Console(
-            HttpApi.Parts parts,
-            TrustedProxies proxies,
-            AuditLog audit,
-            JobRequests requests,
-            Submissions submissions,
-            AssetLinks links) {
+    /**
+     * What signing in needs: the keys, the secret that signs sessions and forms, the proxies whose
+     * forwarded headers are believed, and the audit log for blocked sign-ins.
+     */
+    public record SignIn(KeyService keys, ServerSecret secret, TrustedProxies proxies, AuditLog audit) {}
+
+    /** What the console needs from the node: the same pieces the {@code /v1} routes use. */
+    public record Parts(
+            SignIn signIn,
+            Routing routing,
+            JobDesk jobs,
+            ReviewStore review,
+            Reconciler reconciler,
+            ProviderFacts providers,
+            InstantSource clock) {}
+
+    public Console(Parts parts) {
+        SignIn signIn = parts.signIn();
         gate = new ConsoleGate(
                 new ConsoleSessions(
-                        new SessionTable(parts.clock()), new SignInForms(parts.secret(), parts.clock()), proxies),
-                parts.keys());
+                        new SessionTable(parts.clock()),
+                        new SignInForms(signIn.secret(), parts.clock()),
+                        signIn.proxies()),
+                signIn.keys());
         pages = new ConsolePages(gate);
-        JobViews views = new JobViews(links);
-        login = new LoginPage(gate, pages, parts.keys(), new SignInThrottle(parts.clock(), parts.secret()), audit);
-        generate = new GeneratePage(gate, pages, parts.routing(), requests, submissions, parts.reads(), views);
-        jobs = new JobPages(gate, pages, parts.reads(), views, streams);
-        review = new ReviewPage(gate, pages, parts.reads(), parts.review(), parts.reconciler(), views, parts.clock());
-        providers = new ProvidersPage(
-                gate,
-                pages,
-                parts.registry(),
-                parts.routing(),
-                parts.reads(),
-                parts.gate(),
-                parts.sentinel(),
-                parts.clock());
+        JobViews views = new JobViews(parts.jobs().links());
+        JobReads reads = parts.jobs().reads();
+        login = new LoginPage(
+                gate, pages, signIn.keys(), new SignInThrottle(parts.clock(), signIn.secret()), signIn.audit());
+        generate = new GeneratePage(gate, pages, parts.routing(), parts.jobs(), views);
+        jobs = new JobPages(gate, pages, reads, views, streams);
+        review = new ReviewPage(gate, pages, reads, parts.review(), parts.reconciler(), views, parts.clock());
+        providers = new ProvidersPage(gate, pages, parts.providers());
     }
 
+    @Override
     public void install(JavalinConfig config) {
         var routes = config.routes;
         config.events.serverStopping(() -> streams.stop(Duration.ofSeconds(2)));

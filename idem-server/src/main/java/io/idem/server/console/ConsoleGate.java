@@ -1,7 +1,7 @@
 package io.idem.server.console;
 
-import io.idem.server.auth.Caller;
 import io.idem.server.auth.KeyService;
+import io.idem.server.http.Caller;
 import io.javalin.http.Context;
 import java.net.URI;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package io.idem.server.console;
 import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
-import io.idem.server.api.ApiError;
+import io.idem.server.http.ApiError;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import org.slf4j.Logger;

@@ -2,7 +2,7 @@ package io.idem.server.console;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.routing.Routing;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -4,11 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.routing.Routing;
-import io.idem.postgres.PgJobIntake;
-import io.idem.postgres.PgJobReads;
-import io.idem.server.api.ApiError;
-import io.idem.server.api.JobRequests;
-import io.idem.server.api.Submissions;
+import io.idem.core.spi.JobIntake;
+import io.idem.core.spi.JobReads;
+import io.idem.server.http.ApiError;
+import io.idem.server.jobs.JobDesk;
+import io.idem.server.jobs.JobRequests;
+import io.idem.server.jobs.Submissions;
 import io.javalin.http.Context;
 import java.util.Arrays;
 import java.util.List;
@@ -26,23 +27,16 @@ final class GeneratePage {
     private final Routing routing;
     private final JobRequests requests;
     private final Submissions submissions;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final JobViews views;
 
-    GeneratePage(
-            ConsoleGate gate,
-            ConsolePages pages,
-            Routing routing,
-            JobRequests requests,
-            Submissions submissions,
-            PgJobReads reads,
-            JobViews views) {
+    GeneratePage(ConsoleGate gate, ConsolePages pages, Routing routing, JobDesk desk, JobViews views) {
         this.gate = gate;
         this.pages = pages;
         this.routing = routing;
-        this.requests = requests;
-        this.submissions = submissions;
-        this.reads = reads;
+        this.requests = desk.requests();
+        this.submissions = desk.submissions();
+        this.reads = desk.reads();
         this.views = views;
     }
 
@@ -98,15 +92,15 @@ final class GeneratePage {
 
     /** Validates and submits exactly as {@code POST /v1/jobs} does; refusals are {@link ApiError}s. */
     private Sent send(Visitor visitor, Request request) {
-        io.idem.server.api.StrictJson.checkText(request.body());
+        io.idem.server.http.StrictJson.checkText(request.body());
         JobSpec spec = requests.parse(request.body(), Set.of());
         return switch (submissions.submit(visitor.caller(), spec, request.key())) {
-            case PgJobIntake.Accepted.Created created ->
+            case JobIntake.Accepted.Created created ->
                 new Sent(
                         created.jobId(),
                         new Views.Submitted(
                                 false, request.key(), "New job accepted (202). Its trace follows live below."));
-            case PgJobIntake.Accepted.Replayed replayed ->
+            case JobIntake.Accepted.Replayed replayed ->
                 new Sent(
                         replayed.jobId(),
                         new Views.Submitted(
@@ -115,7 +109,7 @@ final class GeneratePage {
                                 "Idempotent replay: the same request with the same Idempotency-Key returned the"
                                         + " original job (200, Idempotent-Replayed: true). Nothing was sent to any"
                                         + " provider."));
-            case PgJobIntake.Accepted.KeyReused reused ->
+            case JobIntake.Accepted.KeyReused reused ->
                 throw new ApiError(
                         409,
                         "idempotency_key_reused",

@@ -3,7 +3,7 @@ package io.idem.server.console;
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobState;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobReads;
 import io.javalin.http.Context;
 import io.javalin.http.sse.SseClient;
 import java.time.Duration;
@@ -21,11 +21,11 @@ final class JobPages {
 
     private final ConsoleGate gate;
     private final ConsolePages pages;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final JobViews views;
     private final LiveStreams streams;
 
-    JobPages(ConsoleGate gate, ConsolePages pages, PgJobReads reads, JobViews views, LiveStreams streams) {
+    JobPages(ConsoleGate gate, ConsolePages pages, JobReads reads, JobViews views, LiveStreams streams) {
         this.gate = gate;
         this.pages = pages;
         this.reads = reads;

@@ -1,16 +1,11 @@
 package io.idem.server.console;
 
 import io.idem.core.breaker.BreakerSnapshot;
-import io.idem.core.engine.HealthSentinel;
-import io.idem.core.engine.ProviderGate;
-import io.idem.core.engine.ProviderRegistry;
-import io.idem.core.routing.Routing;
-import io.idem.postgres.PgJobReads;
+import io.idem.core.spi.JobReads;
+import io.idem.server.providers.ProviderFacts;
 import io.javalin.http.Context;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.Duration;
-import java.time.InstantSource;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -23,59 +18,36 @@ import java.util.Map;
  * latency), and today's calls and billed spend against the daily budget.
  */
 final class ProvidersPage {
-    static final Duration RECENT = Duration.ofMinutes(15);
     private static final DateTimeFormatter CLOCK =
             DateTimeFormatter.ofPattern("HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
 
     private final ConsoleGate gate;
     private final ConsolePages pages;
-    private final ProviderRegistry registry;
-    private final Routing routing;
-    private final PgJobReads reads;
-    private final ProviderGate providers;
-    private final HealthSentinel sentinel;
-    private final InstantSource clock;
+    private final ProviderFacts facts;
 
-    ProvidersPage(
-            ConsoleGate gate,
-            ConsolePages pages,
-            ProviderRegistry registry,
-            Routing routing,
-            PgJobReads reads,
-            ProviderGate providers,
-            HealthSentinel sentinel,
-            InstantSource clock) {
+    ProvidersPage(ConsoleGate gate, ConsolePages pages, ProviderFacts facts) {
         this.gate = gate;
         this.pages = pages;
-        this.registry = registry;
-        this.routing = routing;
-        this.reads = reads;
-        this.providers = providers;
-        this.sentinel = sentinel;
-        this.clock = clock;
+        this.facts = facts;
     }
 
     void show(Context ctx) {
         Visitor visitor = gate.visitor(ctx);
-        var now = clock.instant();
-        var today = now.atZone(ZoneOffset.UTC)
-                .toLocalDate()
-                .atStartOfDay(ZoneOffset.UTC)
-                .toInstant();
-        Map<String, PgJobReads.Spend> spend = reads.spendSince(today);
-        Map<String, PgJobReads.Health> recent = reads.healthSince(now.minus(RECENT));
+        var now = facts.clock().instant();
+        Map<String, JobReads.Spend> spend = facts.spendToday(now);
+        Map<String, JobReads.Health> recent = facts.recentHealth(now);
         List<Views.ProviderView> rows = new ArrayList<>();
-        registry.all().forEach((name, provider) -> {
-            PgJobReads.Spend s = spend.get(name);
-            PgJobReads.Health h = recent.get(name);
-            var health = sentinel.last(name);
-            var budget = providers.budgets().status(name);
-            BreakerSnapshot breaker = providers.breakers().snapshot(name);
+        facts.registry().all().forEach((name, provider) -> {
+            JobReads.Spend s = spend.get(name);
+            JobReads.Health h = recent.get(name);
+            var health = facts.sentinel().last(name);
+            var budget = facts.gate().budgets().status(name);
+            BreakerSnapshot breaker = facts.gate().breakers().snapshot(name);
             rows.add(new Views.ProviderView(
                     name,
                     provider.settings().adapter(),
                     provider.settings().enabled(),
-                    String.join(", ", lanesOf(name)),
+                    String.join(", ", facts.lanesOf(name)),
                     health.map(r -> r.answer().healthy() ? "healthy" : "unhealthy")
                             .orElse("unknown"),
                     health.map(r -> r.answer().detail() + " · " + r.latency().toMillis() + " ms at "
@@ -108,13 +80,6 @@ final class ProvidersPage {
             case OPEN -> "✕ open";
             case HALF_OPEN -> "◐ half-open";
         };
-    }
-
-    private List<String> lanesOf(String provider) {
-        return routing.lanes().entrySet().stream()
-                .filter(e -> e.getValue().contains(provider))
-                .map(Map.Entry::getKey)
-                .toList();
     }
 
     private static String percent(long part, long whole) {

@@ -5,9 +5,9 @@ import io.idem.core.domain.Job;
 import io.idem.core.domain.JobState;
 import io.idem.core.domain.ReviewAction;
 import io.idem.core.engine.Reconciler;
+import io.idem.core.spi.JobReads;
 import io.idem.core.spi.ReviewCase;
 import io.idem.core.spi.ReviewStore;
-import io.idem.postgres.PgJobReads;
 import io.javalin.http.Context;
 import java.time.InstantSource;
 import java.util.List;
@@ -23,7 +23,7 @@ final class ReviewPage {
 
     private final ConsoleGate gate;
     private final ConsolePages pages;
-    private final PgJobReads reads;
+    private final JobReads reads;
     private final ReviewStore review;
     private final Reconciler reconciler;
     private final JobViews views;
@@ -32,7 +32,7 @@ final class ReviewPage {
     ReviewPage(
             ConsoleGate gate,
             ConsolePages pages,
-            PgJobReads reads,
+            JobReads reads,
             ReviewStore review,
             Reconciler reconciler,
             JobViews views,
@@ -99,7 +99,7 @@ final class ReviewPage {
             throw new ConsoleRefusal(
                     400, "Write a note (1 to " + MAX_NOTE + " characters): every decision is audited with it.");
         }
-        String problem = io.idem.server.api.StrictJson.textProblem(note);
+        String problem = io.idem.server.http.StrictJson.textProblem(note);
         if (problem != null) {
             throw new ConsoleRefusal(400, "The note contains " + problem + ".");
         }

@@ -1,7 +1,7 @@
 package io.idem.server.console;
 
 import io.idem.core.domain.Role;
-import io.idem.server.auth.Caller;
+import io.idem.server.http.Caller;
 
 /** A signed-in console user: the session and the API key it stands for, authenticated just now. */
 record Visitor(ConsoleSession session, Caller caller) {

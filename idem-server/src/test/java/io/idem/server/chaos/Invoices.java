@@ -1,7 +1,7 @@
 package io.idem.server.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;

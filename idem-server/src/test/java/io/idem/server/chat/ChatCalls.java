@@ -2,7 +2,7 @@ package io.idem.server.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.server.TestServer;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

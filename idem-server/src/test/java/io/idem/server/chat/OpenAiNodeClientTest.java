@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.server.TestServer;
-import io.idem.server.api.Json;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

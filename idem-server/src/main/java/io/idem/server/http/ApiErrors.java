@@ -1,0 +1,129 @@
+package io.idem.server.http;
+
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Renders every failure as {@code {"error": {"code", "message", "request_id", ...}}}. */
+public final class ApiErrors {
+    private static final Logger log = LoggerFactory.getLogger(ApiErrors.class);
+    static final String REQUEST_ID = "request_id";
+
+    private ApiErrors() {}
+
+    public static void install(JavalinConfig config) {
+        config.routes.before(ctx -> {
+            String incoming = ctx.header("X-Request-Id");
+            String id = incoming != null && incoming.matches("[A-Za-z0-9._-]{1,64}") ? incoming : newRequestId();
+            ctx.attribute(REQUEST_ID, id);
+            ctx.header("X-Request-Id", id);
+        });
+        config.routes.exception(ApiError.class, (e, ctx) -> render(ctx, e));
+        config.routes.exception(
+                HttpResponseException.class,
+                (e, ctx) -> render(ctx, new ApiError(e.getStatus(), codeFor(e.getStatus()), e.getMessage())));
+        config.routes.exception(Exception.class, (e, ctx) -> {
+            ApiError clientMistake = clientMistake(e);
+            if (clientMistake != null) {
+                render(ctx, clientMistake);
+                return;
+            }
+            log.error("unexpected failure on {} {} (request {})", ctx.method(), ctx.path(), requestId(ctx), e);
+            render(ctx, internal());
+        });
+        // An Error (a StackOverflowError, say) is still one logged 500 in the usual shape, never an
+        // empty answer or a hang; its stack is clipped so one request cannot flood the log.
+        config.router.javaLangErrorHandler((response, error) -> {
+            String id = response.getHeader("X-Request-Id");
+            log.error("unexpected error (request {})", id == null ? "unknown" : id, clipped(error));
+            JettyErrors.writeJson(response, 500, internal().code(), internal().getMessage(), id);
+        });
+        JettyErrors.install(config);
+        config.routes.error(404, "*", ctx -> {
+            if (ctx.result() == null || ctx.result().isEmpty()) {
+                render(ctx, new ApiError(404, "route_not_found", "no route " + ctx.method() + " " + ctx.path()));
+            }
+        });
+        config.routes.error(
+                405, "*", ctx -> render(ctx, new ApiError(405, "method_not_allowed", "method not allowed")));
+    }
+
+    private static ApiError internal() {
+        return new ApiError(500, "internal_error", "internal error; quote the request id");
+    }
+
+    /**
+     * The client's mistake found while Jetty read the request (broken chunked framing, a bad form
+     * encoding), as a 4xx; {@code null} when {@code e} is something else.
+     */
+    static ApiError clientMistake(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.eclipse.jetty.http.HttpException http
+                    && http.getCode() >= 400
+                    && http.getCode() < 500) {
+                return new ApiError(
+                        http.getCode(),
+                        codeFor(http.getCode()),
+                        "the request could not be read: "
+                                + (http.getReason() == null ? "malformed" : clip(http.getReason())));
+            }
+        }
+        return null;
+    }
+
+    private static String clip(String text) {
+        return text.length() > 120 ? text.substring(0, 120) + "…" : text;
+    }
+
+    /** {@code error} with at most 40 frames of its stack, for one readable log entry. */
+    static Throwable clipped(Throwable error) {
+        StackTraceElement[] frames = error.getStackTrace();
+        if (frames.length <= 40) {
+            return error;
+        }
+        Throwable shortened = new Throwable(error + " (stack clipped to 40 of " + frames.length + " frames)");
+        shortened.setStackTrace(java.util.Arrays.copyOf(frames, 40));
+        return shortened;
+    }
+
+    static String codeFor(int status) {
+        return switch (status) {
+            case 400 -> "bad_request";
+            case 413 -> "payload_too_large";
+            case 414 -> "uri_too_long";
+            case 431 -> "headers_too_large";
+            case 415 -> "unsupported_media_type";
+            case 404 -> "route_not_found";
+            default -> "http_" + status;
+        };
+    }
+
+    static String requestId(Context ctx) {
+        Object id = ctx.attribute(REQUEST_ID);
+        return id == null ? "unknown" : id.toString();
+    }
+
+    static void render(Context ctx, ApiError e) {
+        ctx.status(e.status());
+        Json.write(ctx, shape(e.code(), e.getMessage(), requestId(ctx), e.extra()));
+    }
+
+    /** The one error shape: {@code {"error": {"code", "message", "request_id", ...extra}}}. */
+    static Map<String, Object> shape(String code, String message, String requestId, Map<String, Object> extra) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", code);
+        error.put("message", message);
+        error.put("request_id", requestId == null ? "unknown" : requestId);
+        error.putAll(extra);
+        return Map.of("error", error);
+    }
+
+    static String newRequestId() {
+        return "req_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+    }
+}

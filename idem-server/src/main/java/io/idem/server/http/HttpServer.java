@@ -1,0 +1,54 @@
+package io.idem.server.http;
+
+import io.javalin.Javalin;
+import java.util.List;
+
+/**
+ * Javalin on virtual threads with what every route shares: the error shape ({@link ApiErrors},
+ * Jetty's own errors included), one request id per request, and the refusal of repeated
+ * security headers; then each {@link Feature}'s routes, in the order given. Thread-safe once
+ * started.
+ */
+public final class HttpServer implements AutoCloseable {
+    private final Javalin app;
+    private final String host;
+
+    /**
+     * @param port 0 for any free port
+     * @param maxRequestBytes the largest request body any route reads
+     */
+    public record Settings(String host, int port, long maxRequestBytes) {}
+
+    private HttpServer(Javalin app, String host) {
+        this.app = app;
+        this.host = host;
+    }
+
+    public static HttpServer start(Settings settings, List<Feature> features) {
+        Javalin app = Javalin.create(c -> {
+            c.concurrency.useVirtualThreads = true;
+            c.startup.showJavalinBanner = false;
+            c.http.maxRequestSize = settings.maxRequestBytes() + 1;
+            c.jetty.host = settings.host();
+            c.jetty.port = settings.port();
+            ApiErrors.install(c);
+            RepeatedHeaders.install(c);
+            features.forEach(feature -> feature.install(c));
+        });
+        app.start();
+        return new HttpServer(app, settings.host());
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public String baseUrl() {
+        return "http://" + host + ":" + app.port();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}

@@ -1,0 +1,73 @@
+package io.idem.server.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.javalin.http.Context;
+import java.io.UncheckedIOException;
+
+/** The one JSON mapper of the HTTP layer; responses are plain maps and lists. */
+public final class Json {
+    public static final ObjectMapper MAPPER =
+            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, false);
+    /** Canonical form: keys sorted, used for request hashes. */
+    public static final ObjectMapper CANONICAL =
+            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+
+    private Json() {}
+
+    public static void write(Context ctx, Object body) {
+        try {
+            ctx.contentType("application/json").result(MAPPER.writeValueAsBytes(body));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Parses a request body strictly ({@link StrictJson}); a body over {@code maxBytes} is a 413,
+     * a body whose framing is broken (e.g. invalid chunked encoding) a 400.
+     */
+    public static JsonNode readObject(Context ctx, long maxBytes) {
+        return StrictJson.readObject(body(ctx, maxBytes));
+    }
+
+    /** The request's raw body, at most {@code maxBytes} long. */
+    public static byte[] body(Context ctx, long maxBytes) {
+        String length = ctx.header("Content-Length");
+        if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        byte[] body;
+        try {
+            body = ctx.bodyAsBytes();
+        } catch (RuntimeException e) {
+            if (e instanceof io.javalin.http.HttpResponseException http && http.getStatus() == 413) {
+                throw tooLarge(maxBytes);
+            }
+            // Jetty reports broken framing (bad chunk sizes, a body cut short) while it is read.
+            throw ApiError.badRequest("invalid_body", "the request body could not be read: its framing is invalid");
+        }
+        if (body.length > maxBytes) {
+            throw tooLarge(maxBytes);
+        }
+        return body;
+    }
+
+    /** A text field of a request body: {@code fallback} when absent or null, a 400 when not a string. */
+    public static String text(JsonNode body, String field, String fallback) {
+        JsonNode node = body.get(field);
+        if (node == null || node.isNull()) {
+            return fallback;
+        }
+        if (!node.isTextual()) {
+            throw ApiError.badRequest("invalid_" + field, field + " must be a string");
+        }
+        return node.asText();
+    }
+
+    private static ApiError tooLarge(long maxBytes) {
+        return new ApiError(413, "payload_too_large", "request body is over " + maxBytes + " bytes");
+    }
+}

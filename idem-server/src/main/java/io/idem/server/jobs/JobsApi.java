@@ -1,0 +1,171 @@
+package io.idem.server.jobs;
+
+import io.idem.core.domain.Job;
+import io.idem.core.domain.JobSpec;
+import io.idem.core.domain.JobState;
+import io.idem.core.spi.JobIntake;
+import io.idem.core.spi.JobReads;
+import io.idem.server.assets.AssetLinks;
+import io.idem.server.http.ApiError;
+import io.idem.server.http.Auth;
+import io.idem.server.http.Caller;
+import io.idem.server.http.Feature;
+import io.idem.server.http.IdempotencyKey;
+import io.idem.server.http.Ids;
+import io.idem.server.http.Json;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/** {@code /v1/jobs}: create or replay, read, list, trace. */
+public final class JobsApi implements Feature {
+    private static final Instant LAST_CURSOR_TIME = Instant.parse("9999-12-31T23:59:59Z");
+    private final Auth auth;
+    private final JobRequests requests;
+    private final Submissions submissions;
+    private final JobReads reads;
+    private final AssetLinks links;
+    private final long maxBytes;
+
+    public JobsApi(Auth auth, JobDesk desk, long maxBytes) {
+        this.auth = auth;
+        this.requests = desk.requests();
+        this.submissions = desk.submissions();
+        this.reads = desk.reads();
+        this.links = desk.links();
+        this.maxBytes = maxBytes;
+    }
+
+    @Override
+    public void install(JavalinConfig config) {
+        config.routes.post("/v1/jobs", this::create);
+        config.routes.get("/v1/jobs", this::list);
+        config.routes.get("/v1/jobs/{id}", this::get);
+        config.routes.get("/v1/jobs/{id}/events", this::events);
+    }
+
+    private void create(Context ctx) {
+        Caller caller = auth.require(ctx);
+        String key = IdempotencyKey.from(ctx);
+        JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of(), JobsApi.asker(caller));
+        JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        switch (accepted) {
+            case JobIntake.Accepted.Created created -> {
+                ctx.status(202).header("Location", "/v1/jobs/" + created.jobId());
+                // Everything about a new job is known here: no read-back on the hot path.
+                Job queued = new Job(
+                        created.jobId(),
+                        caller.owner(),
+                        io.idem.core.domain.JobState.QUEUED,
+                        spec,
+                        1,
+                        java.util.Optional.empty(),
+                        java.util.Optional.empty(),
+                        java.util.Optional.empty(),
+                        created.createdAt(),
+                        created.createdAt(),
+                        java.util.List.of());
+                Json.write(ctx, render(ctx, queued));
+            }
+            case JobIntake.Accepted.Replayed replayed -> {
+                ctx.status(200).header("Idempotent-Replayed", "true");
+                Json.write(ctx, render(ctx, load(replayed.jobId(), caller)));
+            }
+            case JobIntake.Accepted.KeyReused reused ->
+                throw new ApiError(
+                        409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+        }
+    }
+
+    private Job load(UUID id, Caller caller) {
+        return reads.find(id, caller.ownerScope()).orElseThrow(() -> ApiError.notFound("job"));
+    }
+
+    Map<String, Object> render(Context ctx, Job job) {
+        return JobJson.job(job, links, baseUrl(ctx));
+    }
+
+    public static JobRequests.Asker asker(Caller caller) {
+        return new JobRequests.Asker(caller.key().jurisdiction(), caller.key().adultApproved());
+    }
+
+    public static String baseUrl(Context ctx) {
+        return ctx.scheme() + "://" + ctx.host();
+    }
+
+    public static UUID jobId(Context ctx) {
+        return Ids.pathId(ctx, "job");
+    }
+
+    private void get(Context ctx) {
+        Caller caller = auth.require(ctx);
+        Json.write(ctx, render(ctx, load(jobId(ctx), caller)));
+    }
+
+    private void events(Context ctx) {
+        Caller caller = auth.require(ctx);
+        Job job = load(jobId(ctx), caller);
+        Json.write(
+                ctx,
+                Map.of(
+                        "data",
+                        reads.events(job.id()).stream().map(JobJson::event).toList()));
+    }
+
+    private void list(Context ctx) {
+        Caller caller = auth.require(ctx);
+        JobState state = null;
+        String stateParam = ctx.queryParam("state");
+        if (stateParam != null && !stateParam.isEmpty()) {
+            try {
+                state = JobState.fromWire(stateParam);
+            } catch (IllegalArgumentException e) {
+                throw ApiError.badRequest("invalid_state", "unknown state '" + stateParam + "'");
+            }
+        }
+        int limit = 50;
+        String limitParam = ctx.queryParam("limit");
+        if (limitParam != null) {
+            if (!limitParam.matches("\\d{1,3}")
+                    || Integer.parseInt(limitParam) < 1
+                    || Integer.parseInt(limitParam) > 200) {
+                throw ApiError.badRequest("invalid_limit", "limit must be 1..200");
+            }
+            limit = Integer.parseInt(limitParam);
+        }
+        JobReads.Page page = reads.list(caller.ownerScope(), state, cursor(ctx.queryParam("cursor")), limit);
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("data", page.jobs().stream().map(j -> render(ctx, j)).toList());
+        body.put("next_cursor", page.next().map(JobsApi::encode).orElse(null));
+        Json.write(ctx, body);
+    }
+
+    private static String encode(JobReads.Cursor cursor) {
+        String raw = cursor.createdAt().toString() + "|" + cursor.id();
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static JobReads.Cursor cursor(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        try {
+            String raw = new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
+            String[] parts = raw.split("\\|", 2);
+            Instant at = Instant.parse(parts[0]);
+            // PostgreSQL keeps far fewer years than Instant; a forged cursor must not reach it.
+            if (at.isBefore(Instant.EPOCH) || at.isAfter(LAST_CURSOR_TIME)) {
+                throw new IllegalArgumentException("cursor time out of range");
+            }
+            return new JobReads.Cursor(at, Ids.uuid(parts[1]).orElseThrow());
+        } catch (RuntimeException e) {
+            throw ApiError.badRequest("invalid_cursor", "cursor is not one this server issued");
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.idem.server.providers;
+
+import io.idem.core.engine.HealthSentinel;
+import io.idem.core.engine.ProviderGate;
+import io.idem.core.engine.ProviderRegistry;
+import io.idem.core.routing.Routing;
+import io.idem.core.spi.JobReads;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the providers views read ({@code GET /v1/providers} and the console's Providers page): the
+ * registry and its lanes, the health sentinel, the shared breakers and budgets, and the attempt
+ * audit. Reads only; thread-safe.
+ */
+public record ProviderFacts(
+        ProviderRegistry registry,
+        Routing routing,
+        JobReads reads,
+        ProviderGate gate,
+        HealthSentinel sentinel,
+        InstantSource clock) {
+
+    /** The window of "recent" calls: error rate and p95 latency. */
+    public static final Duration RECENT = Duration.ofMinutes(15);
+
+    /** Calls and spend per provider since the start of {@code now}'s day (UTC). */
+    public Map<String, JobReads.Spend> spendToday(Instant now) {
+        return reads.spendSince(now.atZone(ZoneOffset.UTC)
+                .toLocalDate()
+                .atStartOfDay(ZoneOffset.UTC)
+                .toInstant());
+    }
+
+    /** Health per provider over the {@link #RECENT} window before {@code now}. */
+    public Map<String, JobReads.Health> recentHealth(Instant now) {
+        return reads.healthSince(now.minus(RECENT));
+    }
+
+    /** The lanes that list {@code provider}, in lane order. */
+    public List<String> lanesOf(String provider) {
+        return routing.lanes().entrySet().stream()
+                .filter(e -> e.getValue().contains(provider))
+                .map(Map.Entry::getKey)
+                .toList();
+    }
+}

@@ -1,0 +1,108 @@
+package io.idem.server.wiring;
+
+import io.idem.core.routing.Routing;
+import io.idem.core.spi.AssetStore;
+import io.idem.server.admin.AdminKeysApi;
+import io.idem.server.assets.AssetLinks;
+import io.idem.server.assets.AssetsApi;
+import io.idem.server.auth.KeyService;
+import io.idem.server.auth.ServerSecret;
+import io.idem.server.chat.ChatApi;
+import io.idem.server.config.IdemConfig;
+import io.idem.server.console.Console;
+import io.idem.server.hooks.HooksApi;
+import io.idem.server.http.Auth;
+import io.idem.server.http.Feature;
+import io.idem.server.http.HttpServer;
+import io.idem.server.http.KeyBudget;
+import io.idem.server.http.Probes;
+import io.idem.server.images.OpenAiImagesApi;
+import io.idem.server.jobs.CancelApi;
+import io.idem.server.jobs.JobDesk;
+import io.idem.server.jobs.JobRequests;
+import io.idem.server.jobs.JobsApi;
+import io.idem.server.jobs.Submissions;
+import io.idem.server.providers.ProviderFacts;
+import io.idem.server.providers.ProvidersApi;
+import io.idem.server.providers.RouteCheckApi;
+import io.idem.server.review.ReviewApi;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/** The HTTP API of DESIGN §7 and the console: the features a node serves, in the order they install. */
+public final class HttpApi {
+
+    /**
+     * What the features need from the rest of the node.
+     *
+     * @param ready whether the node can serve ({@code /readyz})
+     */
+    public record Parts(
+            Stores stores,
+            Engine engine,
+            KeyService keys,
+            ServerSecret secret,
+            Routing routing,
+            AssetStore assets,
+            ChatApi chat,
+            InstantSource clock,
+            BooleanSupplier ready) {}
+
+    private HttpApi() {}
+
+    public static HttpServer start(IdemConfig config, Parts parts) {
+        return HttpServer.start(
+                new HttpServer.Settings(config.host(), config.port(), config.maxRequestBytes()),
+                features(config, parts));
+    }
+
+    static List<Feature> features(IdemConfig config, Parts parts) {
+        Auth auth = new Auth(parts.keys()::authenticate);
+        AssetLinks links = new AssetLinks(parts.secret());
+        var jobStores = parts.stores().jobs();
+        var reads = jobStores.reads();
+        // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
+        var requests = new JobRequests(parts.routing(), config.credentials()::get);
+        var desk = new JobDesk(requests, submissions(config, parts), reads, links);
+        Engine engine = parts.engine();
+        var facts = new ProviderFacts(
+                engine.registry(), parts.routing(), reads, engine.gate(), engine.sentinel(), parts.clock());
+        long maxBytes = config.maxRequestBytes();
+        return List.of(
+                new JobsApi(auth, desk, maxBytes),
+                new OpenAiImagesApi(auth, desk, parts.assets(), config.openaiWait(), maxBytes),
+                new AdminKeysApi(auth, parts.keys()),
+                new ReviewApi(
+                        auth, reads, jobStores.review(), engine.reconciler(), parts.assets(), links, parts.clock()),
+                new CancelApi(auth, reads, engine.canceller(), links),
+                new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
+                new ProvidersApi(auth, facts),
+                new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
+                parts.chat().routes(auth, maxBytes),
+                new AssetsApi(auth, reads, parts.assets(), links),
+                new Console(new Console.Parts(
+                        new Console.SignIn(
+                                parts.keys(),
+                                parts.secret(),
+                                config.trustedProxies(),
+                                parts.stores().audit()),
+                        parts.routing(),
+                        desk,
+                        jobStores.review(),
+                        engine.reconciler(),
+                        facts,
+                        parts.clock())),
+                new Probes(parts.ready()));
+    }
+
+    private static Submissions submissions(IdemConfig config, Parts parts) {
+        return new Submissions(
+                parts.stores().jobs().intake(),
+                new KeyBudget(parts.stores().keySpend(), parts.clock()),
+                parts.secret(),
+                config.idempotencyRetention(),
+                parts.engine().requeued(),
+                parts.clock());
+    }
+}

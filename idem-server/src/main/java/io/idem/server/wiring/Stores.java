@@ -1,0 +1,68 @@
+package io.idem.server.wiring;
+
+import io.idem.core.breaker.BreakerStore;
+import io.idem.core.budget.SpendStore;
+import io.idem.core.spi.ApiKeys;
+import io.idem.core.spi.AuditLog;
+import io.idem.core.spi.CancelStore;
+import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.core.spi.JobIntake;
+import io.idem.core.spi.JobQueueStore;
+import io.idem.core.spi.JobReads;
+import io.idem.core.spi.KeySpend;
+import io.idem.core.spi.ReviewStore;
+import io.idem.core.spi.Webhooks;
+import io.idem.postgres.Database;
+import io.idem.postgres.PgApiKeys;
+import io.idem.postgres.PgAuditLog;
+import io.idem.postgres.PgBreakerStore;
+import io.idem.postgres.PgCancelStore;
+import io.idem.postgres.PgChatIdempotency;
+import io.idem.postgres.PgJobIntake;
+import io.idem.postgres.PgJobQueueStore;
+import io.idem.postgres.PgJobReads;
+import io.idem.postgres.PgReviewStore;
+import io.idem.postgres.PgSpendStore;
+import io.idem.postgres.PgWebhooks;
+
+/**
+ * Every store of a node, as the ports the rest of the server sees. {@link #on(Database)} is the one
+ * place that chooses PostgreSQL for them.
+ */
+public record Stores(
+        Jobs jobs,
+        ApiKeys keys,
+        AuditLog audit,
+        SpendStore spend,
+        KeySpend keySpend,
+        BreakerStore breakers,
+        ChatIdempotencyStore chatKeys) {
+
+    /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
+    public record Jobs(
+            JobIntake intake,
+            JobReads reads,
+            JobQueueStore queue,
+            ReviewStore review,
+            CancelStore cancels,
+            Webhooks webhooks) {}
+
+    /** The stores over one PostgreSQL database (its pool is shared by all of them). */
+    public static Stores on(Database db) {
+        PgSpendStore spend = new PgSpendStore(db);
+        return new Stores(
+                new Jobs(
+                        new PgJobIntake(db),
+                        new PgJobReads(db),
+                        new PgJobQueueStore(db),
+                        new PgReviewStore(db),
+                        new PgCancelStore(db),
+                        new PgWebhooks(db)),
+                new PgApiKeys(db),
+                new PgAuditLog(db),
+                spend,
+                spend,
+                new PgBreakerStore(db),
+                new PgChatIdempotency(db));
+    }
+}
