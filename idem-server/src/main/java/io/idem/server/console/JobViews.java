@@ -67,26 +67,33 @@ final class JobViews {
         return new Views.JobView(
                 job.id().toString(),
                 job.id().toString().substring(0, 8),
-                job.owner(),
-                job.state().wire(),
-                stateLabel(job.state()),
-                stateIcon(job.state()),
-                job.spec().lane(),
-                job.spec().prompt(),
-                job.spec().model(),
-                String.join(" → ", job.spec().candidates()),
+                new Views.StateView(
+                        job.state().wire(),
+                        stateLabel(job.state()),
+                        stateIcon(job.state()),
+                        job.state().isTerminal(),
+                        job.state() == JobState.MANUAL_REVIEW),
+                new Views.RequestView(
+                        job.owner(),
+                        job.spec().lane(),
+                        job.spec().prompt(),
+                        job.spec().model(),
+                        String.join(" → ", job.spec().candidates())),
+                run(job, path),
+                images,
+                job.attempts().stream().map(JobViews::attempt).toList(),
+                events.stream().map(JobViews::event).toList());
+    }
+
+    private static Views.RunView run(Job job, String path) {
+        return new Views.RunView(
                 path.isEmpty() ? null : path,
                 job.providerCalls(),
                 DATE_TIME.format(job.createdAt()),
                 DATE_TIME.format(job.updatedAt()),
                 job.error().map(e -> e.message() + " (" + e.code() + ")").orElse(null),
                 job.review().map(r -> reason(r.reason())).orElse(null),
-                job.review().map(r -> DATE_TIME.format(r.since())).orElse(null),
-                images,
-                job.attempts().stream().map(JobViews::attempt).toList(),
-                events.stream().map(JobViews::event).toList(),
-                job.state().isTerminal(),
-                job.state() == JobState.MANUAL_REVIEW);
+                job.review().map(r -> DATE_TIME.format(r.since())).orElse(null));
     }
 
     static String stateLabel(JobState state) {
@@ -147,10 +154,11 @@ final class JobViews {
                 a.round(),
                 status,
                 icon + status,
-                a.errorClass().orElse("—"),
-                a.httpStatus() == 0 ? "—" : Integer.toString(a.httpStatus()),
-                a.providerRequestId().orElse("—"),
-                a.latencyMs().map(ms -> ms + " ms").orElse("—"),
+                new Views.AnswerView(
+                        a.errorClass().orElse("—"),
+                        a.httpStatus() == 0 ? "—" : Integer.toString(a.httpStatus()),
+                        a.providerRequestId().orElse("—"),
+                        a.latencyMs().map(ms -> ms + " ms").orElse("—")),
                 a.billable().wire(),
                 "$" + a.costUsd().stripTrailingZeros().toPlainString());
     }

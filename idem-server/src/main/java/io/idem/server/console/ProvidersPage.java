@@ -1,6 +1,7 @@
 package io.idem.server.console;
 
 import io.idem.core.breaker.BreakerSnapshot;
+import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.spi.JobReads;
 import io.idem.server.providers.ProviderFacts;
 import io.javalin.http.Context;
@@ -37,40 +38,48 @@ final class ProvidersPage {
         Map<String, JobReads.Spend> spend = facts.spendToday(now);
         Map<String, JobReads.Health> recent = facts.recentHealth(now);
         List<Views.ProviderView> rows = new ArrayList<>();
-        facts.registry().all().forEach((name, provider) -> {
-            JobReads.Spend s = spend.get(name);
-            JobReads.Health h = recent.get(name);
-            var health = facts.sentinel().last(name);
-            var budget = facts.gate().budgets().status(name);
-            BreakerSnapshot breaker = facts.gate().breakers().snapshot(name);
-            rows.add(new Views.ProviderView(
-                    name,
-                    provider.settings().adapter(),
-                    provider.settings().enabled(),
-                    String.join(", ", facts.lanesOf(name)),
-                    health.map(r -> r.answer().healthy() ? "healthy" : "unhealthy")
-                            .orElse("unknown"),
-                    health.map(r -> r.answer().detail() + " · " + r.latency().toMillis() + " ms at "
-                                    + CLOCK.format(r.at()))
-                            .orElse("not checked yet"),
-                    breaker.state().wire(),
-                    breakerLabel(breaker),
-                    breaker.openUntil().map(t -> "until " + CLOCK.format(t)).orElse(null),
-                    h == null ? 0 : h.calls(),
-                    h == null || h.calls() == 0 ? "—" : percent(h.errors(), h.calls()),
-                    h == null ? "—" : h.p95LatencyMs().map(ms -> ms + " ms").orElse("—"),
-                    s == null ? 0 : s.calls(),
-                    usd(s == null ? BigDecimal.ZERO : s.billedUsd()),
-                    s == null ? 0 : s.unknownCalls(),
-                    budget.budgetUsd()
-                            .map(b -> usd(b) + " a day, " + usd(budget.spentUsd()) + " spent")
-                            .orElse("none set"),
-                    budget.exhausted()));
-        });
+        facts.registry()
+                .all()
+                .forEach((name, provider) -> rows.add(row(name, provider, spend.get(name), recent.get(name))));
         pages.page(
                 ctx,
                 "providers.jte",
                 new Views.ProvidersView(ConsolePages.frame(visitor, "Providers", "providers"), rows));
+    }
+
+    private Views.ProviderView row(
+            String name, ProviderRegistry.Provider provider, JobReads.Spend s, JobReads.Health h) {
+        var health = facts.sentinel().last(name);
+        var budget = facts.gate().budgets().status(name);
+        BreakerSnapshot breaker = facts.gate().breakers().snapshot(name);
+        return new Views.ProviderView(
+                name,
+                provider.settings().adapter(),
+                provider.settings().enabled(),
+                String.join(", ", facts.lanesOf(name)),
+                new Views.HealthView(
+                        health.map(r -> r.answer().healthy() ? "healthy" : "unhealthy")
+                                .orElse("unknown"),
+                        health.map(r -> r.answer().detail() + " · "
+                                        + r.latency().toMillis() + " ms at " + CLOCK.format(r.at()))
+                                .orElse("not checked yet")),
+                new Views.BreakerView(
+                        breaker.state().wire(),
+                        breakerLabel(breaker),
+                        breaker.openUntil().map(t -> "until " + CLOCK.format(t)).orElse(null)),
+                new Views.RecentView(
+                        h == null ? 0 : h.calls(),
+                        h == null || h.calls() == 0 ? "—" : percent(h.errors(), h.calls()),
+                        h == null ? "—" : h.p95LatencyMs().map(ms -> ms + " ms").orElse("—")),
+                new Views.TodayView(
+                        s == null ? 0 : s.calls(),
+                        usd(s == null ? BigDecimal.ZERO : s.billedUsd()),
+                        s == null ? 0 : s.unknownCalls()),
+                new Views.BudgetView(
+                        budget.budgetUsd()
+                                .map(b -> usd(b) + " a day, " + usd(budget.spentUsd()) + " spent")
+                                .orElse("none set"),
+                        budget.exhausted()));
     }
 
     /** The breaker in words with a shape, so that its state is never told by colour alone. */

@@ -52,26 +52,28 @@ public final class Views {
     public record JobView(
             String id,
             String shortId,
-            String owner,
-            String state,
-            String stateLabel,
-            String stateIcon,
-            String lane,
-            String prompt,
-            String model,
-            String candidates,
+            StateView state,
+            RequestView request,
+            RunView run,
+            List<ImageView> images,
+            List<AttemptView> attempts,
+            List<EventView> events) {}
+
+    /** Where a job stands: the wire name, in words, as a shape, and whether it can still move. */
+    public record StateView(String wire, String label, String icon, boolean finished, boolean inReview) {}
+
+    /** What the client asked for; {@code candidates} are the providers in order. */
+    public record RequestView(String owner, String lane, String prompt, String model, String candidates) {}
+
+    /** What happened so far: the providers called, when, and why it failed or waits for review. */
+    public record RunView(
             String path,
             int providerCalls,
             String created,
             String updated,
             String error,
             String reviewReason,
-            String reviewSince,
-            List<ImageView> images,
-            List<AttemptView> attempts,
-            List<EventView> events,
-            boolean finished,
-            boolean inReview) {}
+            String reviewSince) {}
 
     public record ImageView(String url, String alt) {}
 
@@ -81,12 +83,12 @@ public final class Views {
             int round,
             String status,
             String statusLabel,
-            String errorClass,
-            String httpStatus,
-            String providerRequestId,
-            String latency,
+            AnswerView answer,
             String billable,
             String cost) {}
+
+    /** How the vendor answered an attempt: error class, HTTP status, its request id, how fast. */
+    public record AnswerView(String errorClass, String httpStatus, String providerRequestId, String latency) {}
 
     public record EventView(
             String time,
@@ -114,19 +116,26 @@ public final class Views {
             String adapter,
             boolean enabled,
             String lanes,
-            String health,
-            String healthDetail,
-            String breaker,
-            String breakerLabel,
-            String breakerDetail,
-            long recentCalls,
-            String errorRate,
-            String p95,
-            long callsToday,
-            String billedToday,
-            long unknownToday,
-            String budget,
-            boolean budgetExhausted) {}
+            HealthView health,
+            BreakerView breaker,
+            RecentView recent,
+            TodayView today,
+            BudgetView budget) {}
+
+    /** The health sentinel's last check: healthy, unhealthy or unknown, and what it saw. */
+    public record HealthView(String state, String detail) {}
+
+    /** The shared breaker: its wire state, in words with a shape, and until when it is open. */
+    public record BreakerView(String state, String label, String detail) {}
+
+    /** The last 15 minutes of calls. */
+    public record RecentView(long calls, String errorRate, String p95) {}
+
+    /** Today's calls, billed spend, and calls whose billing is unknown. */
+    public record TodayView(long calls, String billed, long unknown) {}
+
+    /** The daily budget in words, and whether it is spent. */
+    public record BudgetView(String text, boolean exhausted) {}
 
     public record ProvidersView(Frame frame, List<ProviderView> providers) {}
 }

@@ -143,6 +143,30 @@ public final class JobRequests {
         }
         int n = integer(body, "n", 1, 1, JobSpec.MAX_N);
         int timeout = integer(body, "timeout", DEFAULT_TIMEOUT, 1, JobSpec.MAX_TIMEOUT_SECONDS);
+        CandidatePlan.Planned planned = plan(body);
+        Map<String, String> simulate = simulate(body.get("simulate"));
+        JsonNode metadata = body.get("metadata");
+        if (metadata != null && !metadata.isNull() && !metadata.isObject()) {
+            throw ApiError.badRequest("invalid_metadata", "metadata must be an object");
+        }
+        String metadataJson =
+                canonical(metadata == null || metadata.isNull() ? Json.MAPPER.createObjectNode() : metadata);
+        return new JobSpec(
+                prompt,
+                Json.text(body, "model", null),
+                kind,
+                planned.lane(),
+                size,
+                n,
+                timeout,
+                planned.candidates(),
+                planned.pinned(),
+                simulate,
+                metadataJson);
+    }
+
+    /** The candidates of a request: its lane, or its {@code provider_policy}, and its model. */
+    private CandidatePlan.Planned plan(JsonNode body) {
         JsonNode policy = body.get("provider_policy");
         String primary = null;
         String backup = null;
@@ -165,29 +189,10 @@ public final class JobRequests {
         }
         String model = Json.text(body, "model", null);
         CandidatePlan plan = planner.plan(Json.text(body, "lane", null), primary, backup, model);
-        CandidatePlan.Planned planned = switch (plan) {
+        return switch (plan) {
             case CandidatePlan.Refused refused -> throw ApiError.badRequest(refused.code(), refused.message());
             case CandidatePlan.Planned p -> p;
         };
-        Map<String, String> simulate = simulate(body.get("simulate"));
-        JsonNode metadata = body.get("metadata");
-        if (metadata != null && !metadata.isNull() && !metadata.isObject()) {
-            throw ApiError.badRequest("invalid_metadata", "metadata must be an object");
-        }
-        String metadataJson =
-                canonical(metadata == null || metadata.isNull() ? Json.MAPPER.createObjectNode() : metadata);
-        return new JobSpec(
-                prompt,
-                model,
-                kind,
-                planned.lane(),
-                size,
-                n,
-                timeout,
-                planned.candidates(),
-                planned.pinned(),
-                simulate,
-                metadataJson);
     }
 
     private Map<String, String> simulate(JsonNode node) {
