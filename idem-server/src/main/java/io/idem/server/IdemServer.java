@@ -17,9 +17,9 @@ import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.chat.ChatNode;
 import io.idem.server.config.IdemConfig;
-import io.idem.server.redaction.NodeRedaction;
 import io.idem.server.hooks.WebhookLinks;
 import io.idem.server.http.HttpServer;
+import io.idem.server.redaction.NodeRedaction;
 import io.idem.server.wiring.Engine;
 import io.idem.server.wiring.HttpApi;
 import io.idem.server.wiring.Maintenance;
@@ -30,7 +30,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,17 +69,26 @@ public final class IdemServer implements AutoCloseable {
         Clock clock = Clock.systemUTC();
         database = resources.push(openDatabase(config));
         Stores stores = Stores.on(database);
-        ServerSecret secret =
-                config.secret().map(ServerSecret::of).orElseGet(() -> ServerSecret.loadOrCreate(config.dataDir()));
+        ServerSecret secret = config.secrets()
+                .secret()
+                .map(ServerSecret::of)
+                .orElseGet(() -> ServerSecret.loadOrCreate(config.storage().dataDir()));
         // Before any adapter exists: whatever a vendor says passes through it (docs/providers.md#redaction).
         Redactor redactor = NodeRedaction.start(config, secret);
         Engine.Vendor vendor = new Engine.Vendor(config.credentials()::get, redactor);
         Routing routing = withInProcessFakes(config);
         KeyService keys = new KeyService(stores.keys(), clock);
         bootstrapAdmin(config, keys, console);
-        var assets = new FileAssetStore(config.dataDir().resolve("assets"));
+        var assets = new FileAssetStore(config.storage().dataDir().resolve("assets"));
         engine = resources.push(Engine.build(new Engine.Parts(
-                config, stores, routing, assets, new WebhookLinks(config.publicUrl(), secret), database, clock, vendor)));
+                config,
+                stores,
+                routing,
+                assets,
+                new WebhookLinks(config.http().publicUrl(), secret),
+                database,
+                clock,
+                vendor)));
         if (config.role().servesApi()) {
             chat = startChat(config, stores, routing, secret, clock, vendor);
             http = resources.push(HttpApi.start(
@@ -101,12 +109,13 @@ public final class IdemServer implements AutoCloseable {
     }
 
     private Database openDatabase(IdemConfig config) {
-        String url = config.databaseUrl().orElseGet(() -> {
-            EmbeddedDatabase embedded =
-                    resources.push(EmbeddedDatabase.start(config.dataDir().resolve("postgres")));
+        String url = config.storage().databaseUrl().orElseGet(() -> {
+            EmbeddedDatabase embedded = resources.push(
+                    EmbeddedDatabase.start(config.storage().dataDir().resolve("postgres")));
             return embedded.jdbcUrl("postgres");
         });
-        return Database.open(url, Math.max(16, Math.min(64, config.worker().concurrency() / 2 + 8)));
+        return Database.open(
+                url, Math.max(16, Math.min(64, config.engine().worker().concurrency() / 2 + 8)));
     }
 
     /**
@@ -125,8 +134,8 @@ public final class IdemServer implements AutoCloseable {
                 new ChatNode.Stores(stores.chatKeys(), stores.keySpend(), audit),
                 engine.gate(),
                 secret,
-                config.idempotencyRetention(),
-                config.healthEvery(),
+                config.engine().idempotencyRetention(),
+                config.engine().healthEvery(),
                 clock,
                 vendor.keys(),
                 vendor.redactor())));
@@ -162,8 +171,8 @@ public final class IdemServer implements AutoCloseable {
      * has nowhere to show it; the first API node to start will).
      */
     private static void bootstrapAdmin(IdemConfig config, KeyService keys, PrintStream console) {
-        if (config.bootstrapKey().isPresent()) {
-            keys.ensureAdmin(config.bootstrapKey().get());
+        if (config.secrets().bootstrapKey().isPresent()) {
+            keys.ensureAdmin(config.secrets().bootstrapKey().get());
             return;
         }
         if (!config.role().servesApi() || keys.hasAdmin()) {

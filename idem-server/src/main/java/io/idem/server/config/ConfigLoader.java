@@ -53,32 +53,44 @@ public final class ConfigLoader {
                 Duration.ofMillis(s.intValue("worker.poll_millis", null, 2000, 10, 60_000)),
                 Duration.ofSeconds(s.intValue("worker.shutdown_grace_seconds", null, 10, 0, 3600)));
         return new IdemConfig(
-                s.text("host", "IDEM_HOST", "127.0.0.1"),
-                s.intValue("port", "IDEM_PORT", 8080, 0, 65535),
-                Path.of(s.text("data_dir", "IDEM_DATA_DIR", ".idem")),
-                Optional.ofNullable(s.text("database_url", "IDEM_DATABASE_URL", null))
-                        .map(ConfigLoader::jdbc),
-                Optional.ofNullable(s.text("secret", "IDEM_SECRET", null)),
-                Optional.ofNullable(s.text("bootstrap_key", "IDEM_BOOTSTRAP_KEY", null)),
                 role(s.text("role", "IDEM_ROLE", "all")),
+                http(root, s),
+                new IdemConfig.Storage(
+                        Path.of(s.text("data_dir", "IDEM_DATA_DIR", ".idem")),
+                        Optional.ofNullable(s.text("database_url", "IDEM_DATABASE_URL", null))
+                                .map(ConfigLoader::jdbc)),
+                new IdemConfig.Secrets(
+                        Optional.ofNullable(s.text("secret", "IDEM_SECRET", null)),
+                        Optional.ofNullable(s.text("bootstrap_key", "IDEM_BOOTSTRAP_KEY", null)),
+                        credentials(routing)),
                 routing.routing(),
                 routing.inProcessFakes(),
-                worker,
+                engine(s, worker),
+                routing.chat());
+    }
+
+    private IdemConfig.Http http(ObjectNode root, Settings s) {
+        return new IdemConfig.Http(
+                s.text("host", "IDEM_HOST", "127.0.0.1"),
+                s.intValue("port", "IDEM_PORT", 8080, 0, 65535),
+                s.intValue("max_request_bytes", null, 1_048_576, 1024, 64 * 1_048_576),
                 Duration.ofSeconds(s.intValue("openai_wait_seconds", "OPENAI_WAIT_SECONDS", 10, 0, 600)),
+                Optional.ofNullable(s.text("public_url", "IDEM_PUBLIC_URL", null))
+                        .map(ConfigLoader::publicUrl),
+                trustedProxies(root, s));
+    }
+
+    private static IdemConfig.Engine engine(Settings s, WorkerSettings worker) {
+        return new IdemConfig.Engine(
+                worker,
                 Duration.ofSeconds(
                         s.intValue("reconcile_interval_seconds", "RECONCILE_INTERVAL_SECONDS", 30, 1, 86_400)),
                 Duration.ofSeconds(
                         s.intValue("reconcile_max_age_seconds", "RECONCILE_MAX_AGE_SECONDS", 86_400, 60, 31_536_000)),
                 Duration.ofHours(
                         s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
-                s.intValue("max_request_bytes", null, 1_048_576, 1024, 64 * 1_048_576),
-                Optional.ofNullable(s.text("public_url", "IDEM_PUBLIC_URL", null))
-                        .map(ConfigLoader::publicUrl),
                 breaker(s),
-                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
-                routing.chat(),
-                trustedProxies(root, s),
-                credentials(routing));
+                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)));
     }
 
     /** A comma-separated string (either source) or, in the file, a YAML list. */

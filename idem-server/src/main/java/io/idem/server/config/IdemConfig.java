@@ -1,7 +1,10 @@
 package io.idem.server.config;
 
+import io.idem.core.breaker.BreakerSettings;
+import io.idem.core.chat.ChatRouting;
 import io.idem.core.engine.WorkerSettings;
 import io.idem.core.routing.Routing;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -11,51 +14,31 @@ import java.util.Set;
 
 /**
  * Idem's validated, immutable configuration (DESIGN §7). Built once at start by {@link
- * ConfigLoader}; secrets are held as values here but never rendered by {@link #describe()}.
+ * ConfigLoader}; secrets are held as values here but never rendered by {@link #describe()} or
+ * {@link Secrets#toString()}.
  *
  * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
- * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
  * @param chat chat models, chat-only providers and lane policies for {@code /v1/chat/completions}
- * @param trustedProxies the peers whose X-Forwarded-For / X-Forwarded-Proto headers are believed
- * @param credentials the value of every variable a provider's {@code api_key_env} names (job and
- *     chat-only providers), as the environment held it at start: adapters read their keys here
- *     and the redactor hides every one of them. Never rendered
  */
 public record IdemConfig(
-        String host,
-        int port,
-        Path dataDir,
-        Optional<String> databaseUrl,
-        Optional<String> secret,
-        Optional<String> bootstrapKey,
         NodeRole role,
+        Http http,
+        Storage storage,
+        Secrets secrets,
         Routing routing,
         Set<String> inProcessFakes,
-        WorkerSettings worker,
-        Duration openaiWait,
-        Duration reconcileInterval,
-        Duration reconcileMaxAge,
-        Duration idempotencyRetention,
-        long maxRequestBytes,
-        Optional<java.net.URI> publicUrl,
-        io.idem.core.breaker.BreakerSettings breaker,
-        java.time.Duration healthEvery,
-        io.idem.core.chat.ChatRouting chat,
-        TrustedProxies trustedProxies,
-        Map<String, String> credentials) {
+        Engine engine,
+        ChatRouting chat) {
 
     public IdemConfig {
-        Objects.requireNonNull(host, "host");
-        if (port < 0 || port > 65535) {
-            throw new ConfigException("port must be 0..65535, was " + port);
-        }
-        Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(storage, "storage");
+        Objects.requireNonNull(secrets, "secrets");
         Objects.requireNonNull(routing, "routing");
         inProcessFakes = Set.copyOf(inProcessFakes);
+        Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(chat, "chat");
-        Objects.requireNonNull(trustedProxies, "trustedProxies");
-        credentials = Map.copyOf(credentials);
     }
 
     /** The configuration as {@link #describe()} renders it: a record's own rendering would print secrets. */
@@ -70,10 +53,10 @@ public record IdemConfig(
      * the database password.
      */
     public Map<String, String> secretValues() {
-        Map<String, String> values = new java.util.LinkedHashMap<>(credentials);
-        secret.ifPresent(value -> values.put("IDEM_SECRET", value));
-        bootstrapKey.ifPresent(value -> values.put("IDEM_BOOTSTRAP_KEY", value));
-        databaseUrl.flatMap(IdemConfig::databasePassword).ifPresent(raw -> {
+        Map<String, String> values = new java.util.LinkedHashMap<>(secrets.credentials());
+        secrets.secret().ifPresent(value -> values.put("IDEM_SECRET", value));
+        secrets.bootstrapKey().ifPresent(value -> values.put("IDEM_BOOTSTRAP_KEY", value));
+        storage.databaseUrl().flatMap(IdemConfig::databasePassword).ifPresent(raw -> {
             values.put("IDEM_DATABASE_URL password", raw);
             values.put(
                     "IDEM_DATABASE_URL password (decoded)",
@@ -87,6 +70,99 @@ public record IdemConfig(
         java.util.regex.Matcher m =
                 java.util.regex.Pattern.compile("[?&]password=([^&]*)").matcher(jdbcUrl);
         return m.find() && !m.group(1).isEmpty() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    /**
+     * Where and how the API listens.
+     *
+     * @param maxRequestBytes the largest request body any route reads
+     * @param openaiWait how long {@code POST /v1/images/generations} waits for its job to end
+     * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
+     * @param trustedProxies the peers whose X-Forwarded-For / X-Forwarded-Proto headers are believed
+     */
+    public record Http(
+            String host,
+            int port,
+            long maxRequestBytes,
+            Duration openaiWait,
+            Optional<URI> publicUrl,
+            TrustedProxies trustedProxies) {
+        public Http {
+            Objects.requireNonNull(host, "host");
+            if (port < 0 || port > 65535) {
+                throw new ConfigException("port must be 0..65535, was " + port);
+            }
+            Objects.requireNonNull(trustedProxies, "trustedProxies");
+        }
+    }
+
+    /**
+     * Where data lives.
+     *
+     * @param dataDir assets, the embedded database and a generated server secret
+     * @param databaseUrl a JDBC URL; none: the embedded PostgreSQL under {@code dataDir}
+     */
+    public record Storage(Path dataDir, Optional<String> databaseUrl) {
+        public Storage {
+            Objects.requireNonNull(dataDir, "dataDir");
+        }
+    }
+
+    /**
+     * What the operator may set as secrets.
+     *
+     * @param secret the server secret (HMACs, signed links); none: generated once under the data dir
+     * @param bootstrapKey the first admin key; none: one is generated and printed once
+     */
+    public record Secrets(Optional<String> secret, Optional<String> bootstrapKey, Map<String, String> credentials) {
+        public Secrets {
+            credentials = Map.copyOf(credentials);
+        }
+
+        @Override
+        public String toString() {
+            return "Secrets[secret=" + (secret.isPresent() ? "[set]" : "[none]") + ", bootstrapKey="
+                    + (bootstrapKey.isPresent() ? "[set]" : "[none]") + ", credentials=" + credentials.keySet() + "]";
+        }
+    }
+
+    /**
+     * The job engine's settings (breakers, retention and health checks serve chat calls too).
+     *
+     * @param reconcileMaxAge how long a parked job is asked about before an operator must decide
+     * @param idempotencyRetention how long an idempotency key (jobs and chat) is kept
+     * @param healthEvery the pause between a provider's health checks
+     */
+    public record Engine(
+            WorkerSettings worker,
+            Duration reconcileInterval,
+            Duration reconcileMaxAge,
+            Duration idempotencyRetention,
+            BreakerSettings breaker,
+            Duration healthEvery) {}
+
+    /**
+     * The value of every variable a provider's {@code api_key_env} names (job and chat-only
+     * providers), as the environment held it at start: adapters read their keys here and the
+     * redactor hides every one of them. Never rendered. A shortcut for {@code secrets().credentials()}.
+     */
+    public Map<String, String> credentials() {
+        return secrets.credentials();
+    }
+
+    /** The API's port (a shortcut for {@code http().port()}). */
+    public int port() {
+        return http.port();
+    }
+
+    /** A shortcut for {@code http().openaiWait()}. */
+    public Duration openaiWait() {
+        return http.openaiWait();
+    }
+
+    /** A shortcut for {@code http().trustedProxies()}. */
+    public TrustedProxies trustedProxies() {
+        return http.trustedProxies();
     }
 
     /** Which parts of Idem this node runs. */
@@ -107,22 +183,27 @@ public record IdemConfig(
     /** The effective configuration, secrets redacted, for the one start-up log line. */
     public String describe() {
         StringBuilder out = new StringBuilder();
-        out.append("host=").append(host).append(" port=").append(port);
-        out.append(" data_dir=").append(dataDir);
-        out.append(" database=").append(databaseUrl.map(IdemConfig::redactUrl).orElse("embedded"));
-        out.append(" secret=").append(secret.isPresent() ? "[set]" : "[generated]");
-        out.append(" bootstrap_key=").append(bootstrapKey.isPresent() ? "[set]" : "[none]");
+        out.append("host=").append(http.host()).append(" port=").append(http.port());
+        out.append(" data_dir=").append(storage.dataDir());
+        out.append(" database=")
+                .append(storage.databaseUrl().map(IdemConfig::redactUrl).orElse("embedded"));
+        out.append(" secret=").append(secrets.secret().isPresent() ? "[set]" : "[generated]");
+        out.append(" bootstrap_key=").append(secrets.bootstrapKey().isPresent() ? "[set]" : "[none]");
         out.append(" role=").append(role.name().toLowerCase(java.util.Locale.ROOT));
-        out.append(" worker.concurrency=").append(worker.concurrency());
-        out.append(" worker.lease=").append(worker.lease().toSeconds()).append('s');
-        out.append(" openai_wait=").append(openaiWait.toSeconds()).append('s');
-        out.append(" reconcile_interval=").append(reconcileInterval.toSeconds()).append('s');
-        out.append(" reconcile_max_age=").append(reconcileMaxAge.toSeconds()).append('s');
+        out.append(" worker.concurrency=").append(engine.worker().concurrency());
+        out.append(" worker.lease=").append(engine.worker().lease().toSeconds()).append('s');
+        out.append(" openai_wait=").append(http.openaiWait().toSeconds()).append('s');
+        out.append(" reconcile_interval=")
+                .append(engine.reconcileInterval().toSeconds())
+                .append('s');
+        out.append(" reconcile_max_age=")
+                .append(engine.reconcileMaxAge().toSeconds())
+                .append('s');
         out.append(" public_url=")
-                .append(publicUrl.map(u -> redactUrl(u.toString())).orElse("[none]"));
-        out.append(" trusted_proxies=").append(trustedProxies);
+                .append(http.publicUrl().map(u -> redactUrl(u.toString())).orElse("[none]"));
+        out.append(" trusted_proxies=").append(http.trustedProxies());
         out.append(" idempotency_retention=")
-                .append(idempotencyRetention.toHours())
+                .append(engine.idempotencyRetention().toHours())
                 .append('h');
         routing.providers()
                 .values()

@@ -85,11 +85,12 @@ public final class Engine implements AutoCloseable {
         registry = registry(parts.routing(), parts.vendor());
         breakers = new CircuitBreakers(
                 parts.stores().breakers(),
-                config.breaker(),
+                config.engine().breaker(),
                 clock,
-                config.worker().workerId());
+                config.engine().worker().workerId());
         gate = new ProviderGate(breakers, new ProviderBudgets(parts.stores().spend(), dailyBudgets(parts), clock));
-        sentinel = push(new HealthSentinel(registry, breakers, clock, config.healthEvery(), HEALTH_TIMEOUT));
+        sentinel = push(
+                new HealthSentinel(registry, breakers, clock, config.engine().healthEvery(), HEALTH_TIMEOUT));
         Runnable wakeLocal = config.role().runsWorker() ? startWorker(parts) : () -> {};
         JobWakeups wakeups =
                 push(new JobWakeups(parts.database(), wakeLocal, Map.of(PgBreakerStore.CHANNEL, this::refreshBreaker)));
@@ -102,8 +103,8 @@ public final class Engine implements AutoCloseable {
                 registry,
                 parts.assets(),
                 clock,
-                config.reconcileInterval(),
-                config.reconcileMaxAge(),
+                config.engine().reconcileInterval(),
+                config.engine().reconcileMaxAge(),
                 requeued));
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
         push(Maintenance.purgeEvery(
@@ -137,7 +138,13 @@ public final class Engine implements AutoCloseable {
     private Runnable startWorker(Parts parts) {
         var queue = parts.stores().jobs().queue();
         worker = push(new JobWorker(
-                queue, registry, parts.assets(), parts.clock(), parts.config().worker(), webhookLinks, gate));
+                queue,
+                registry,
+                parts.assets(),
+                parts.clock(),
+                parts.config().engine().worker(),
+                webhookLinks,
+                gate));
         JobWorker w = worker;
         sweeper = push(new LeaseSweeper(queue, parts.clock(), SWEEP_EVERY, w::wake));
         return w::wake;

@@ -53,7 +53,10 @@ public final class HttpApi {
 
     public static HttpServer start(IdemConfig config, Parts parts) {
         return HttpServer.start(
-                new HttpServer.Settings(config.host(), config.port(), config.maxRequestBytes()),
+                new HttpServer.Settings(
+                        config.http().host(),
+                        config.http().port(),
+                        config.http().maxRequestBytes()),
                 features(config, parts));
     }
 
@@ -68,10 +71,10 @@ public final class HttpApi {
         Engine engine = parts.engine();
         var facts = new ProviderFacts(
                 engine.registry(), parts.routing(), reads, engine.gate(), engine.sentinel(), parts.clock());
-        long maxBytes = config.maxRequestBytes();
+        long maxBytes = config.http().maxRequestBytes();
         return List.of(
                 new JobsApi(auth, desk, maxBytes),
-                new OpenAiImagesApi(auth, desk, parts.assets(), config.openaiWait(), maxBytes),
+                new OpenAiImagesApi(auth, desk, parts.assets(), config.http().openaiWait(), maxBytes),
                 new AdminKeysApi(auth, parts.keys()),
                 new ReviewApi(
                         auth, reads, jobStores.review(), engine.reconciler(), parts.assets(), links, parts.clock()),
@@ -85,7 +88,7 @@ public final class HttpApi {
                         new Console.SignIn(
                                 parts.keys(),
                                 parts.secret(),
-                                config.trustedProxies(),
+                                config.http().trustedProxies(),
                                 parts.stores().audit()),
                         parts.routing(),
                         desk,
@@ -101,7 +104,7 @@ public final class HttpApi {
                 parts.stores().jobs().intake(),
                 new KeyBudget(parts.stores().keySpend(), parts.clock()),
                 parts.secret(),
-                config.idempotencyRetention(),
+                config.engine().idempotencyRetention(),
                 parts.engine().requeued(),
                 parts.clock());
     }
