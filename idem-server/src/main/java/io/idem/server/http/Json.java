@@ -33,10 +33,14 @@ public final class Json {
         return StrictJson.readObject(body(ctx, maxBytes));
     }
 
+    /** How much of a refused body is read and discarded so the refusal reaches the client. */
+    static final long DRAIN_LIMIT_BYTES = 16L * 1024 * 1024;
+
     /** The request's raw body, at most {@code maxBytes} long. */
     public static byte[] body(Context ctx, long maxBytes) {
         String length = ctx.header("Content-Length");
         if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > maxBytes) {
+            drainUnlessContinueExpected(ctx);
             throw tooLarge(maxBytes);
         }
         byte[] body;
@@ -44,6 +48,7 @@ public final class Json {
             body = ctx.bodyAsBytes();
         } catch (RuntimeException e) {
             if (e instanceof io.javalin.http.HttpResponseException http && http.getStatus() == 413) {
+                drainUnlessContinueExpected(ctx);
                 throw tooLarge(maxBytes);
             }
             // Jetty reports broken framing (bad chunk sizes, a body cut short) while it is read.
@@ -65,6 +70,30 @@ public final class Json {
             throw ApiError.badRequest("invalid_" + field, field + " must be a string");
         }
         return node.asText();
+    }
+
+    /**
+     * Reads and discards what is left of a refused body (up to {@link #DRAIN_LIMIT_BYTES}) so the 413
+     * reaches the client: a server that answers and closes with unread bytes in its receive buffer
+     * makes the kernel reset the connection, and the client sees "connection reset" instead of the
+     * answer. A client that sent {@code Expect: 100-continue} has not sent the body yet; it is answered
+     * at once. A body beyond the limit is not worth reading: that client gets the reset.
+     */
+    private static void drainUnlessContinueExpected(Context ctx) {
+        String expect = ctx.header("Expect");
+        if (expect != null && expect.equalsIgnoreCase("100-continue")) {
+            return;
+        }
+        try (var in = ctx.req().getInputStream()) {
+            byte[] sink = new byte[64 * 1024];
+            long left = DRAIN_LIMIT_BYTES;
+            int read;
+            while (left > 0 && (read = in.read(sink, 0, (int) Math.min(sink.length, left))) != -1) {
+                left -= read;
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // The client went away or broke the framing; the 413 is still the answer.
+        }
     }
 
     private static ApiError tooLarge(long maxBytes) {

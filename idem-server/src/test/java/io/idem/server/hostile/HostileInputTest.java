@@ -322,4 +322,19 @@ class HostileInputTest {
                 RawHttp.send(server.node().baseUrl(), "GET", "/v1/jobs", "Bad Header Without Colon\r\n", new byte[0]);
         assertRefused(answer, 400, "bad_request");
     }
+
+    @Test
+    void anOversizedBodySentWholeStillGetsItsAnswerNotAReset() {
+        byte[] body = ("{\"prompt\": \"" + "x".repeat(4_000_000) + "\"}").getBytes(StandardCharsets.US_ASCII);
+        var before = snapshot();
+        var answer = RawHttp.postBytes(server.node().baseUrl(), "/v1/jobs", TestServer.ADMIN_KEY, body);
+        assertRefused(answer, 413, "payload_too_large");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
+    void aClientExpectingContinueIsRefusedBeforeItSendsTheBody() {
+        var answer = postJob("Expect: 100-continue\r\nContent-Length: 50000000\r\n", "");
+        assertRefused(answer, 413, "payload_too_large");
+    }
 }
