@@ -99,37 +99,11 @@ final class AcceptScenario {
         Table reads = RelationReads.table();
         for (Measured m : runs) {
             m.reads().addRows(reads, label(m.keys()), m.result().ok(), 5);
-            HttpLoad.Result r = m.result();
-            Histogram h = r.latency();
-            double rate = r.perSecond();
-            double p99 = h.getValueAtPercentile(99) / 1e6;
-            latency.row(
-                    label(m.keys()),
-                    r.ok(),
-                    Table.num(rate, 0),
-                    Table.ms(h.getValueAtPercentile(50)),
-                    Table.ms(h.getValueAtPercentile(90)),
-                    Table.ms(h.getValueAtPercentile(99)),
-                    Table.ms(h.getValueAtPercentile(99.9)),
-                    Table.ms(h.getMaxValue()),
-                    r.statuses());
-            targets.row(
-                    label(m.keys()),
-                    Table.num(rate / TARGET_JOBS_PER_SECOND, 2)
-                            + (rate >= TARGET_JOBS_PER_SECOND ? " (met)" : " (not met)"),
-                    (p99 <= TARGET_P99_MS ? "yes" : "no") + " (" + Table.num(p99, 2) + " ms)",
-                    Table.num(rate / baseline.nClients(), 2),
-                    Table.num(rate / baseline.oneClient(), 2));
-            double jobs = Math.max(1, r.ok());
-            commits.row(
-                    label(m.keys()),
-                    Table.num((m.after().commits() - m.before().commits()) / jobs, 2),
-                    Table.num((m.after().nextXid() - m.before().nextXid()) / jobs, 2),
-                    m.after().rollbacks() - m.before().rollbacks());
-            addCpuRow(cpu, label(m.keys()), m.cores(), rate);
+            addRows(m, latency, targets, commits);
+            addCpuRow(cpu, label(m.keys()), m.cores(), m.result().perSecond());
         }
         latency.print(out);
-        out.println("### Against the targets (PERFORMANCE.md) and the peer measured above");
+        out.println("### Against the targets and the peer measured above");
         out.println();
         targets.print(out);
         out.println("### Database transactions per accepted job");
@@ -142,6 +116,36 @@ final class AcceptScenario {
                 + Runtime.getRuntime().availableProcessors() + ")");
         out.println();
         cpu.print(out);
+    }
+
+    private void addRows(Measured m, Table latency, Table targets, Table commits) {
+        HttpLoad.Result r = m.result();
+        Histogram h = r.latency();
+        double rate = r.perSecond();
+        double p99 = h.getValueAtPercentile(99) / 1e6;
+        latency.row(
+                label(m.keys()),
+                r.ok(),
+                Table.num(rate, 0),
+                Table.ms(h.getValueAtPercentile(50)),
+                Table.ms(h.getValueAtPercentile(90)),
+                Table.ms(h.getValueAtPercentile(99)),
+                Table.ms(h.getValueAtPercentile(99.9)),
+                Table.ms(h.getMaxValue()),
+                r.statuses());
+        targets.row(
+                label(m.keys()),
+                Table.num(rate / TARGET_JOBS_PER_SECOND, 2)
+                        + (rate >= TARGET_JOBS_PER_SECOND ? " (met)" : " (not met)"),
+                (p99 <= TARGET_P99_MS ? "yes" : "no") + " (" + Table.num(p99, 2) + " ms)",
+                Table.num(rate / baseline.nClients(), 2),
+                Table.num(rate / baseline.oneClient(), 2));
+        double jobs = Math.max(1, r.ok());
+        commits.row(
+                label(m.keys()),
+                Table.num((m.after().commits() - m.before().commits()) / jobs, 2),
+                Table.num((m.after().nextXid() - m.before().nextXid()) / jobs, 2),
+                m.after().rollbacks() - m.before().rollbacks());
     }
 
     static Table cpuTable() {

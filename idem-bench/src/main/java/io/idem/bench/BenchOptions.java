@@ -17,9 +17,9 @@ import java.util.List;
  * @param workers the worker concurrencies to drain with, one fresh copy of the queue each
  * @param drainLimit the longest one drain may take before it is cut off and reported as partial
  * @param baseline how long each raw-PostgreSQL baseline runs
- * @param fsync whether PostgreSQL flushes its WAL to disk at all (see {@link BenchCluster#start})
- * @param synchronousCommit PostgreSQL's {@code synchronous_commit} for the benchmark databases
- * @param analyze whether the database is analyzed once it holds representative rows, as autovacuum
+ * @param database fsync: whether PostgreSQL flushes its WAL to disk at all (see {@link BenchCluster#start});
+ *     synchronousCommit: PostgreSQL's {@code synchronous_commit} for the benchmark databases
+ *     analyze: whether the database is analyzed once it holds representative rows, as autovacuum
  *     does in a running install; without, the plans made on empty tables stay cached (a fresh install)
  */
 record BenchOptions(
@@ -31,9 +31,22 @@ record BenchOptions(
         List<Integer> workers,
         Duration drainLimit,
         Duration baseline,
-        boolean fsync,
-        boolean synchronousCommit,
-        boolean analyze) {
+        Database database) {
+
+    /** How the benchmark's PostgreSQL runs: fsync, synchronous commit, ANALYZE once the tables fill. */
+    record Database(boolean fsync, boolean synchronousCommit, boolean analyze) {}
+
+    boolean fsync() {
+        return database.fsync();
+    }
+
+    boolean synchronousCommit() {
+        return database.synchronousCommit();
+    }
+
+    boolean analyze() {
+        return database.analyze();
+    }
 
     static final String USAGE = """
             usage: LoadBench accept|drain [options]
@@ -46,7 +59,7 @@ record BenchOptions(
               --baseline SECONDS       raw PostgreSQL INSERT baseline per client count (default 5)
               --fsync on|off           on: a PostgreSQL of its own as Idem embeds it (fsync=on);
                                        off: the tests' shared server (started with -F, no fsync)
-              --synchronous-commit on|off   (default on; with --fsync on this is PERFORMANCE.md's setting)
+              --synchronous-commit on|off   (default on; with --fsync on, the targets' setting)
               --analyze on|off         on (default): ANALYZE once the tables hold representative rows
                                        (accept: after the warm-up; drain: with 1,000 jobs already run),
                                        as autovacuum does in a running install; off: plans made on
@@ -115,9 +128,7 @@ record BenchOptions(
                 workers,
                 Duration.ofSeconds(drainLimit),
                 Duration.ofSeconds(baseline),
-                fsync,
-                sync,
-                analyze);
+                new Database(fsync, sync, analyze));
     }
 
     private static int number(String name, String value) {

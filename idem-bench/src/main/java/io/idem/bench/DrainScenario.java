@@ -30,20 +30,20 @@ final class DrainScenario {
     /** One drain: counts from the database after the worker stopped. */
     private record Drained(
             int workers,
-            long done,
-            double windowSeconds,
+            DrainCounts counts,
             double wallSeconds,
             long transactions,
             long writeTransactions,
-            long claims,
-            long attempts,
             long billed,
-            Map<String, Long> states,
             DrainTimings timings,
             RelationReads reads,
             Map<String, Double> cores) {
+        long done() {
+            return counts.succeeded();
+        }
+
         double perSecond() {
-            return done / windowSeconds;
+            return done() / counts.windowSeconds();
         }
     }
 
@@ -118,15 +118,11 @@ final class DrainScenario {
             DrainTimings timings = DrainTimings.read(c, since);
             return new Drained(
                     workers,
-                    counts.succeeded(),
-                    counts.windowSeconds(),
+                    counts,
                     wall,
                     after.commits() - before.commits() - polls,
                     after.nextXid() - before.nextXid(),
-                    counts.claims(),
-                    counts.attempts(),
                     billed,
-                    counts.states(),
                     timings,
                     reads,
                     CpuMeter.cores(from, to));
@@ -168,29 +164,37 @@ final class DrainScenario {
         for (Drained d : runs) {
             d.reads().addRows(reads, "concurrency " + d.workers(), d.done(), 6);
             d.timings().addRow(timings, d.workers(), d.workers() / d.perSecond() * 1e3);
-            double jobs = Math.max(1, d.done());
-            double writes = d.writeTransactions() / jobs;
-            rates.row(
-                    d.workers(),
-                    d.done(),
-                    Table.num(d.windowSeconds(), 2),
-                    Table.num(d.perSecond(), 0),
-                    Table.num(d.wallSeconds(), 2),
-                    Table.num(d.perSecond() / TARGET_JOBS_PER_SECOND, 2)
-                            + (d.perSecond() >= TARGET_JOBS_PER_SECOND ? " (met)" : " (not met)"),
-                    Table.num(d.perSecond() / baseline.nClients(), 2),
-                    d.states());
-            commits.row(
-                    d.workers(),
-                    Table.num(d.transactions() / jobs, 2),
-                    Table.num(writes, 2),
-                    d.claims(),
-                    Table.num(jobs / Math.max(1, d.claims()), 1),
-                    Table.num(d.attempts() / jobs, 2),
-                    Table.num(d.billed() / jobs, 2),
-                    Table.num(baseline.nClients() / writes, 0));
+            addRows(d, rates, commits);
             AcceptScenario.addCpuRow(cpu, "concurrency " + d.workers(), d.cores(), d.done() / d.wallSeconds());
         }
+        print(rates, commits, timings, reads, cpu);
+    }
+
+    private void addRows(Drained d, Table rates, Table commits) {
+        double jobs = Math.max(1, d.done());
+        double writes = d.writeTransactions() / jobs;
+        rates.row(
+                d.workers(),
+                d.done(),
+                Table.num(d.counts().windowSeconds(), 2),
+                Table.num(d.perSecond(), 0),
+                Table.num(d.wallSeconds(), 2),
+                Table.num(d.perSecond() / TARGET_JOBS_PER_SECOND, 2)
+                        + (d.perSecond() >= TARGET_JOBS_PER_SECOND ? " (met)" : " (not met)"),
+                Table.num(d.perSecond() / baseline.nClients(), 2),
+                d.counts().states());
+        commits.row(
+                d.workers(),
+                Table.num(d.transactions() / jobs, 2),
+                Table.num(writes, 2),
+                d.counts().claims(),
+                Table.num(jobs / Math.max(1, d.counts().claims()), 1),
+                Table.num(d.counts().attempts() / jobs, 2),
+                Table.num(d.billed() / jobs, 2),
+                Table.num(baseline.nClients() / writes, 0));
+    }
+
+    private void print(Table rates, Table commits, Table timings, Table reads, Table cpu) {
         rates.print(out);
         out.println(
                 "### Commits per job (the ceiling divides the raw INSERT commits/s above by write transactions/job)");

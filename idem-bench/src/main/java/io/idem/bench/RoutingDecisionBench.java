@@ -2,6 +2,7 @@ package io.idem.bench;
 
 import io.idem.core.breaker.Admission;
 import io.idem.core.breaker.BreakerSnapshot;
+import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
@@ -57,15 +58,22 @@ public class RoutingDecisionBench {
                     new ProviderSettings(
                             name,
                             "fake",
-                            URI.create("http://127.0.0.1:9"),
-                            Optional.of("KEY"),
+                            new ProviderSettings.Endpoint(
+                                    URI.create("http://127.0.0.1:9"), Optional.of("KEY"), Duration.ofSeconds(2)),
                             "m",
                             Map.of("fast-image", "v"),
-                            Duration.ofSeconds(2),
                             new PricingModel.PerImage(BigDecimal.ONE),
                             true,
                             new Capabilities(
-                                    Set.of("image"), Set.of(), 2048, 2048, 4, Set.of("eu", "us"), true, true, false),
+                                    Set.of(JobKind.IMAGE),
+                                    Set.of(),
+                                    2048,
+                                    2048,
+                                    4,
+                                    Set.of("eu", "us"),
+                                    true,
+                                    true,
+                                    false),
                             Optional.empty()));
         }
         return new Routing(
@@ -81,8 +89,8 @@ public class RoutingDecisionBench {
             return -1;
         }
         int admitted = 0;
-        for (var check :
-                eligibility.check(planned.candidates(), "fast-image", "image", "1024x1024", 1, Optional.of("eu"))) {
+        for (var check : eligibility.check(
+                planned.candidates(), "fast-image", JobKind.IMAGE, "1024x1024", 1, Optional.of("eu"))) {
             BreakerSnapshot snapshot =
                     breakers.getOrDefault(check.provider(), BreakerSnapshot.closed(check.provider()));
             if (check.eligible() && Admission.decide(snapshot, now) == Admission.Decision.ALLOW) {

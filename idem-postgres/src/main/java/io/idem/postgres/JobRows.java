@@ -4,6 +4,7 @@ import io.idem.core.domain.Attempt;
 import io.idem.core.domain.AttemptStatus;
 import io.idem.core.domain.Billable;
 import io.idem.core.domain.Job;
+import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobResult;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.JobState;
@@ -43,15 +44,14 @@ final class JobRows {
 
     static Job job(ResultSet rs, List<Attempt> attempts, List<JobResult.AssetRef> assets) throws SQLException {
         JobSpec spec = new JobSpec(
-                rs.getString("prompt"),
-                rs.getString("model"),
-                rs.getString("kind"),
-                rs.getString("lane"),
-                rs.getString("size"),
-                rs.getInt("n"),
+                new JobSpec.Generation(
+                        rs.getString("prompt"),
+                        rs.getString("model"),
+                        JobKind.fromWire(rs.getString("kind")),
+                        rs.getString("size"),
+                        rs.getInt("n")),
+                new JobSpec.Route(rs.getString("lane"), strings(rs.getArray("candidates")), rs.getBoolean("pinned")),
                 rs.getInt("timeout_seconds"),
-                strings(rs.getArray("candidates")),
-                rs.getBoolean("pinned"),
                 pairs(rs.getArray("simulate_pairs")),
                 rs.getString("metadata_json"));
         UUID resultAttempt = rs.getObject("result_attempt_id", UUID.class);
@@ -75,8 +75,7 @@ final class JobRows {
                 result,
                 error,
                 review,
-                instant(rs, "created_at"),
-                instant(rs, "updated_at"),
+                new Job.Times(instant(rs, "created_at"), instant(rs, "updated_at")),
                 attempts);
     }
 
@@ -92,8 +91,7 @@ final class JobRows {
                 result,
                 job.error(),
                 job.review(),
-                job.createdAt(),
-                job.updatedAt(),
+                job.times(),
                 attempts);
     }
 
@@ -107,15 +105,14 @@ final class JobRows {
                 rs.getString("model"),
                 rs.getInt("round"),
                 AttemptStatus.fromWire(rs.getString("status")),
-                Optional.ofNullable(rs.getString("error_class")),
-                Optional.ofNullable(rs.getString("error_code")),
-                rs.getInt("http_status"),
-                Optional.ofNullable(rs.getString("provider_request_id")),
-                latencyMs,
-                Billable.fromWire(rs.getString("billable")),
-                rs.getBigDecimal("cost_usd"),
-                instant(rs, "started_at"),
-                Optional.ofNullable(instant(rs, "finished_at")));
+                new Attempt.Answer(
+                        rs.getInt("http_status"),
+                        Optional.ofNullable(rs.getString("error_class")),
+                        Optional.ofNullable(rs.getString("error_code")),
+                        Optional.ofNullable(rs.getString("provider_request_id"))),
+                new Attempt.Bill(Billable.fromWire(rs.getString("billable")), rs.getBigDecimal("cost_usd")),
+                new Attempt.Timing(
+                        instant(rs, "started_at"), Optional.ofNullable(instant(rs, "finished_at")), latencyMs));
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -152,11 +152,12 @@ public final class PgApiKeys implements ApiKeys {
                 Role.fromWire(rs.getString("role")),
                 JobRows.instant(rs, "created_at"),
                 Optional.ofNullable(JobRows.instant(rs, "revoked_at")),
-                rs.getBoolean("adult_approved"),
-                Optional.ofNullable(rs.getString("jurisdiction")),
-                Optional.ofNullable(rs.getBigDecimal("daily_budget_usd")),
-                Optional.ofNullable(rs.getBigDecimal("monthly_budget_usd")),
-                Optional.ofNullable(rs.getString("failover_defaults")));
+                new ApiKey.Settings(
+                        rs.getBoolean("adult_approved"),
+                        Optional.ofNullable(rs.getString("jurisdiction")),
+                        Optional.ofNullable(rs.getBigDecimal("daily_budget_usd")),
+                        Optional.ofNullable(rs.getBigDecimal("monthly_budget_usd")),
+                        Optional.ofNullable(rs.getString("failover_defaults"))));
     }
 
     /** One statement; an absent attribute keeps its column through {@code CASE WHEN}. */

@@ -133,7 +133,7 @@ public final class PgJobIntake implements JobIntake {
         int i = from;
         ps.setObject(i++, id);
         ps.setString(i++, owner);
-        ps.setString(i++, spec.kind());
+        ps.setString(i++, spec.kind().wire());
         ps.setString(i++, spec.lane());
         ps.setString(i++, spec.model());
         ps.setString(i++, spec.prompt());

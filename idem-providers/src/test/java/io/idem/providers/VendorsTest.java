@@ -131,7 +131,8 @@ class VendorsTest {
             // poll and cancel on: the adapter itself, not the limiter around it
             ProviderSettings settings = settings(vendor.name());
             if (vendor.jobs().isPresent()) {
-                created.add(Adapters.create(settings, variable -> null, Redactor.shapesOnly())
+                created.add(Adapters.create(
+                                settings, variable -> null, Redactor.shapesOnly(), java.time.InstantSource.system())
                         .getClass()
                         .getName());
             }
@@ -184,7 +185,7 @@ class VendorsTest {
 
     @Test
     void anAdapterWithoutTheAskedSideIsRefusedWithTheKnownNames() {
-        assertThatThrownBy(() -> Adapters.create(settings("ollama")))
+        assertThatThrownBy(() -> Adapters.create(settings("ollama"), java.time.InstantSource.system()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown adapter 'ollama'")
                 .hasMessageContaining("[fake, openai_images, fal, replicate, runware]");

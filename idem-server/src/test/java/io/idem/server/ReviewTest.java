@@ -268,7 +268,8 @@ class ReviewTest {
                         "primary",
                         new ProviderRegistry.Provider(
                                 settingsOf(on, "primary"),
-                                io.idem.providers.Adapters.create(settingsOf(on, "primary")))),
+                                io.idem.providers.Adapters.create(
+                                        settingsOf(on, "primary"), java.time.InstantSource.system()))),
                 io.idem.core.text.Redactor.shapesOnly());
     }
 

@@ -10,10 +10,6 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.idem.core.time.Ticker;
-import io.idem.providers.fal.FalAdapter;
-import io.idem.providers.openai.OpenAiImagesAdapter;
-import io.idem.providers.replicate.ReplicateAdapter;
-import io.idem.providers.runware.RunwareAdapter;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -38,16 +34,11 @@ class TimeRulesTest {
     /**
      * The composition root (the classes directly in {@code io.idem.server}: the node's wiring and
      * its maintenance timers) and the CLI; the benchmarks; the fake vendor, a stand-in for a
-     * vendor's own servers with their own clock. And, by name, four vendor adapters whose
-     * convenience constructors default their poll-deadline clock to the system one: their vendor
-     * descriptors create them through those ({@code FalAdapter::new} as a {@code JobAdapterFactory},
-     * which is given no clock), while tests use the constructors that take one. Known debt: once
-     * {@code JobAdapterFactory.create} is handed the node's clock, these four names leave the list.
+     * vendor's own servers with their own clock. Vendor adapters are handed the node's clock by
+     * their descriptors' factories ({@code JobAdapterFactory.create}).
      */
     private static final DescribedPredicate<JavaClass> MAY_READ_WALL_TIME = JavaClass.Predicates.resideInAnyPackage(
-                    "io.idem.server", "io.idem.server.cli..", "io.idem.bench..", "io.idem.providers.fake..")
-            .or(JavaClass.Predicates.belongToAnyOf(
-                    FalAdapter.class, ReplicateAdapter.class, OpenAiImagesAdapter.class, RunwareAdapter.class));
+            "io.idem.server", "io.idem.server.cli..", "io.idem.bench..", "io.idem.providers.fake..");
 
     private static final List<DescribedPredicate<JavaAccess<?>>> WALL_CLOCK_READS = List.of(
             read(System.class, "currentTimeMillis"),

@@ -86,23 +86,22 @@ class WorkerLossTest {
             store.writeAhead(claimed.lease(), new AttemptDraft(attempt, "primary", "fake-image-v1", 1), Instant.now());
             // The call goes out and the vendor refuses it; the worker dies before saving the answer.
             var settings = server.node().fakes().get("primary");
-            var adapter = io.idem.providers.Adapters.create(new io.idem.core.provider.ProviderSettings(
-                    "primary",
-                    "fake",
-                    settings.baseUrl(),
-                    java.util.Optional.empty(),
-                    "fake-image-v1",
-                    Map.of(),
-                    Duration.ofSeconds(2),
-                    java.math.BigDecimal.ZERO,
-                    true));
+            var adapter = io.idem.providers.Adapters.create(
+                    new io.idem.core.provider.ProviderSettings(
+                            "primary",
+                            "fake",
+                            settings.baseUrl(),
+                            java.util.Optional.empty(),
+                            "fake-image-v1",
+                            Map.of(),
+                            Duration.ofSeconds(2),
+                            java.math.BigDecimal.ZERO,
+                            true),
+                    java.time.InstantSource.system());
             adapter.generate(new io.idem.core.spi.GenerationCall(
                     "primary",
                     "fake-image-v1",
-                    "x",
-                    "image",
-                    "1024x1024",
-                    1,
+                    io.idem.core.spi.GenerationCall.Request.images("x", "1024x1024", 1),
                     Duration.ofSeconds(1),
                     attempt.toString(),
                     java.util.Optional.of("policy"),

@@ -80,14 +80,8 @@ public final class AttemptBuilder {
                 "vendor-model",
                 round,
                 status,
-                Optional.empty(),
-                Optional.empty(),
-                0,
-                Optional.ofNullable(requestId),
-                Optional.empty(),
-                billable,
-                BigDecimal.ZERO,
-                startedAt,
-                open ? Optional.empty() : Optional.of(startedAt));
+                new Attempt.Answer(0, Optional.empty(), Optional.empty(), Optional.ofNullable(requestId)),
+                new Attempt.Bill(billable, BigDecimal.ZERO),
+                new Attempt.Timing(startedAt, open ? Optional.empty() : Optional.of(startedAt), Optional.empty()));
     }
 }

@@ -74,8 +74,7 @@ public final class JobBuilder {
                 Optional.empty(),
                 Optional.empty(),
                 review,
-                createdAt,
-                createdAt,
+                new Job.Times(createdAt, createdAt),
                 attempts);
     }
 }

@@ -1,5 +1,6 @@
 package io.idem.testkit;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import java.util.List;
 import java.util.Map;
@@ -8,7 +9,7 @@ import java.util.Map;
 public final class JobSpecBuilder {
     private String prompt = "A lighthouse over a cloud ocean";
     private String model;
-    private String kind = "image";
+    private JobKind kind = JobKind.IMAGE;
     private int n = 1;
     private int timeoutSeconds = 3;
     private List<String> candidates = List.of("primary", "backup");
@@ -31,7 +32,7 @@ public final class JobSpecBuilder {
         return this;
     }
 
-    public JobSpecBuilder kind(String value) {
+    public JobSpecBuilder kind(JobKind value) {
         kind = value;
         return this;
     }
@@ -65,6 +66,10 @@ public final class JobSpecBuilder {
 
     public JobSpec build() {
         return new JobSpec(
-                prompt, model, kind, "standard", "1024x1024", n, timeoutSeconds, candidates, pinned, simulate, "{}");
+                new JobSpec.Generation(prompt, model, kind, "1024x1024", n),
+                new JobSpec.Route("standard", candidates, pinned),
+                timeoutSeconds,
+                simulate,
+                "{}");
     }
 }

@@ -58,11 +58,10 @@ public final class ProviderBuilder {
         return new ProviderSettings(
                 name,
                 "scripted",
-                URI.create("http://127.0.0.1:9"),
-                Optional.empty(),
+                new ProviderSettings.Endpoint(
+                        URI.create("http://127.0.0.1:9"), Optional.empty(), Duration.ofSeconds(1)),
                 "vendor-model",
                 Map.of(),
-                Duration.ofSeconds(1),
                 pricing,
                 enabled,
                 Capabilities.ANY,

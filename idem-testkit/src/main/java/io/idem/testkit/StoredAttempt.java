@@ -80,14 +80,12 @@ final class StoredAttempt {
                 model,
                 round,
                 status,
-                Optional.ofNullable(errorClass),
-                Optional.ofNullable(errorCode),
-                httpStatus,
-                Optional.ofNullable(providerRequestId),
-                Optional.ofNullable(latencyMs),
-                billable,
-                costUsd,
-                startedAt,
-                Optional.ofNullable(finishedAt));
+                new Attempt.Answer(
+                        httpStatus,
+                        Optional.ofNullable(errorClass),
+                        Optional.ofNullable(errorCode),
+                        Optional.ofNullable(providerRequestId)),
+                new Attempt.Bill(billable, costUsd),
+                new Attempt.Timing(startedAt, Optional.ofNullable(finishedAt), Optional.ofNullable(latencyMs)));
     }
 }

@@ -48,8 +48,7 @@ final class StoredJob {
                 result,
                 error,
                 review,
-                createdAt,
-                updatedAt,
+                new Job.Times(createdAt, updatedAt),
                 withAttempts ? attempts.stream().map(StoredAttempt::view).toList() : List.of());
     }
 

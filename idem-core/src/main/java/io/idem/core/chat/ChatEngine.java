@@ -119,51 +119,63 @@ public final class ChatEngine {
             }
             Admission admission = gate.admit(model.provider());
             if (admission instanceof Admission.Denied denied) {
-                ChatAttempt skipped = book.end(
-                        model,
-                        AttemptOutcomes.skipped(denied.reason()),
-                        book.now(),
-                        Optional.empty(),
-                        Optional.empty(),
-                        false);
-                next.ifPresent(to -> book.failedOver(skipped, to, AttemptResult.SKIPPED));
+                skip(book, model, denied, next);
                 continue;
             }
             boolean probe = ((Admission.Allowed) admission).probe();
-            Duration timeout = min(link.timeout(), left);
             ChatCall call = new ChatCall(
                     request,
                     caller.callId() + "-" + book.nextSeq(),
                     model.vendorModel(),
-                    timeout,
+                    min(link.timeout(), left),
                     Optional.ofNullable(caller.simulate().get(model.name())));
             AttemptEnd<S> attempt = attempter.attempt(book, model, link, call, probe, deadline);
             if (attempt.success() != null) {
                 return attempt.success();
             }
-            ChatAttempt failed = attempt.failed();
-            Outcome outcome = attempt.outcome();
-            if (attempt.interrupted()) {
-                return ended.apply(ChainEnds.allFailed(book, "interrupted: the server is stopping"));
-            }
-            boolean timeLeft = book.now().isBefore(deadline);
-            switch (FailoverRule.decide(outcome, chain.on(), caller.unconfirmed(), next.isPresent(), timeLeft)) {
-                case FAIL_OVER ->
-                    book.failedOver(
-                            failed,
-                            next.orElseThrow(),
-                            failed.result().reason().orElseThrow().wire());
-                case STOP -> {
-                    return ended.apply(ChainEnds.allFailed(
-                            book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft)));
-                }
-                case FINAL -> {
-                    return ended.apply(ChainEnds.finalFailure(book, outcome));
-                }
+            Optional<ChainResult.Failed> end = afterFailure(book, chain, caller, attempt, next, deadline);
+            if (end.isPresent()) {
+                return ended.apply(end.get());
             }
         }
         return ended.apply(ChainEnds.allFailed(
                 book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered"));
+    }
+
+    /** A model its gate keeps closed is audited as skipped, and the chain moves on. */
+    private static void skip(AttemptBook book, ChatModel model, Admission.Denied denied, Optional<String> next) {
+        ChatAttempt skipped = book.end(
+                model, AttemptOutcomes.skipped(denied.reason()), book.now(), Optional.empty(), Optional.empty(), false);
+        next.ifPresent(to -> book.failedOver(skipped, to, AttemptResult.SKIPPED));
+    }
+
+    /** After a failed attempt: fail over to {@code next} (empty result), or the chain's end. */
+    private static <S> Optional<ChainResult.Failed> afterFailure(
+            AttemptBook book,
+            Chain chain,
+            ChatCaller caller,
+            AttemptEnd<S> attempt,
+            Optional<String> next,
+            Instant deadline) {
+        if (attempt.interrupted()) {
+            return Optional.of(ChainEnds.allFailed(book, "interrupted: the server is stopping"));
+        }
+        ChatAttempt failed = attempt.failed();
+        Outcome outcome = attempt.outcome();
+        boolean timeLeft = book.now().isBefore(deadline);
+        return switch (FailoverRule.decide(outcome, chain.on(), caller.unconfirmed(), next.isPresent(), timeLeft)) {
+            case FAIL_OVER -> {
+                book.failedOver(
+                        failed,
+                        next.orElseThrow(),
+                        failed.result().reason().orElseThrow().wire());
+                yield Optional.empty();
+            }
+            case STOP ->
+                Optional.of(ChainEnds.allFailed(
+                        book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft)));
+            case FINAL -> Optional.of(ChainEnds.finalFailure(book, outcome));
+        };
     }
 
     private ChatModel model(String name) {

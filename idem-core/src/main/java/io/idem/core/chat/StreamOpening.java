@@ -35,10 +35,7 @@ final class StreamOpening {
             upstream = adapter.stream(call);
         } catch (RuntimeException e) {
             log.warn("chat adapter of '{}' failed to start {}", model.provider(), call.reference(), e);
-            Outcome fault = new Outcome.AdapterFault(
-                    "chat adapter failed on " + call.reference() + ": "
-                            + e.getClass().getSimpleName(),
-                    true);
+            Outcome fault = adapterFault(call, e);
             return AttemptEnd.failed(endFailed(book, model, fault, prompt, started, probe), fault);
         }
         while (true) {
@@ -49,17 +46,11 @@ final class StreamOpening {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 upstream.close();
-                Outcome stopped = upstream.requestSent()
-                        ? new Outcome.Unconfirmed("interrupted", "interrupted before the first token", 0, null)
-                        : new Outcome.Unavailable("interrupted", "interrupted before the request was sent", 0, null);
-                ChatAttempt attempt = endFailed(book, model, stopped, prompt, started, probe);
-                return new AttemptEnd<>(null, attempt, stopped, true);
+                Outcome stopped = interrupted(upstream.requestSent());
+                return new AttemptEnd<>(null, endFailed(book, model, stopped, prompt, started, probe), stopped, true);
             } catch (RuntimeException e) {
                 upstream.close();
-                Outcome fault = new Outcome.AdapterFault(
-                        "chat adapter failed on " + call.reference() + ": "
-                                + e.getClass().getSimpleName(),
-                        true);
+                Outcome fault = adapterFault(call, e);
                 return AttemptEnd.failed(endFailed(book, model, fault, prompt, started, probe), fault);
             }
             if (event.isEmpty()) {
@@ -97,6 +88,20 @@ final class StreamOpening {
             ChatEvent first) {
         Duration firstToken = Duration.between(started, book.now());
         return new LockedStream(book, model, upstream, started, endBy, firstToken, probe, prompt, first);
+    }
+
+    private static Outcome adapterFault(ChatCall call, RuntimeException e) {
+        return new Outcome.AdapterFault(
+                "chat adapter failed on " + call.reference() + ": "
+                        + e.getClass().getSimpleName(),
+                true);
+    }
+
+    /** The server is stopping: unknown once the request left, else nothing happened. */
+    private static Outcome interrupted(boolean sent) {
+        return sent
+                ? new Outcome.Unconfirmed("interrupted", "interrupted before the first token", 0, null)
+                : new Outcome.Unavailable("interrupted", "interrupted before the request was sent", 0, null);
     }
 
     private static Outcome firstTokenTimeout(boolean sent, boolean wholeAttempt) {

@@ -6,7 +6,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
-/** A job as stored, with its attempts (the read model of DESIGN §7). */
+/**
+ * A job as stored, with its attempts.
+ *
+ * @param round which pass over the candidates the job is on (1 for the first)
+ * @param times when the job was created and last changed
+ */
 public record Job(
         UUID id,
         String owner,
@@ -16,8 +21,7 @@ public record Job(
         Optional<JobResult> result,
         Optional<JobError> error,
         Optional<Review> review,
-        Instant createdAt,
-        Instant updatedAt,
+        Times times,
         List<Attempt> attempts) {
 
     public Job {
@@ -28,7 +32,24 @@ public record Job(
         Objects.requireNonNull(result, "result");
         Objects.requireNonNull(error, "error");
         Objects.requireNonNull(review, "review");
+        Objects.requireNonNull(times, "times");
         attempts = List.copyOf(attempts);
+    }
+
+    /** When the job was created and when it last changed. */
+    public record Times(Instant createdAt, Instant updatedAt) {
+        public Times {
+            Objects.requireNonNull(createdAt, "createdAt");
+            Objects.requireNonNull(updatedAt, "updatedAt");
+        }
+    }
+
+    public Instant createdAt() {
+        return times.createdAt();
+    }
+
+    public Instant updatedAt() {
+        return times.updatedAt();
     }
 
     /** How many provider calls this job has made (or may have made). */

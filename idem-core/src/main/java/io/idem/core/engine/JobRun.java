@@ -140,38 +140,49 @@ final class JobRun {
             }
             case WRITTEN -> gate.charge(name, expected);
         }
-        GenerationCall call = new GenerationCall(
+        long started = ticks.read();
+        Outcome outcome = call(provider, callFor(job, name, vendorModel, attemptId));
+        Duration latency = ticks.since(started);
+        gate.report(name, outcome, latency, probe);
+        return settle(claimed, new Settling(attemptId, name, expected), outcome, latency);
+    }
+
+    /** An attempt written ahead and called: what its settlement needs besides the outcome. */
+    private record Settling(UUID attemptId, String provider, BigDecimal expectedCost) {}
+
+    private GenerationCall callFor(Job job, String name, String vendorModel, UUID attemptId) {
+        return new GenerationCall(
                 name,
                 vendorModel,
-                job.spec().prompt(),
-                job.spec().kind(),
-                job.spec().size(),
-                job.spec().n(),
+                new GenerationCall.Request(
+                        job.spec().prompt(),
+                        job.spec().kind(),
+                        job.spec().size(),
+                        job.spec().n()),
                 Duration.ofSeconds(job.spec().timeoutSeconds()),
                 attemptId.toString(),
                 Optional.ofNullable(job.spec().simulate().get(name)),
                 requestId -> store.markSubmitted(attemptId, requestId),
                 callbacks.forAttempt(name, attemptId));
-        long started = ticks.read();
-        Outcome outcome = call(provider, call);
-        Duration latency = ticks.since(started);
-        long latencyMs = latency.toMillis();
-        gate.report(name, outcome, latency, probe);
-        JobMove move = decide(job, outcome);
+    }
+
+    /** Records the outcome and the job's move in one write; the next step follows from the move. */
+    private Step settle(ClaimedJob claimed, Settling attempt, Outcome outcome, Duration latency) {
+        JobMove move = decide(claimed.job(), outcome);
         if (move instanceof JobMove.Succeed && outcome instanceof Outcome.Confirmed confirmed) {
-            move = keepAssets(attemptId, confirmed);
+            move = keepAssets(attempt.attemptId(), confirmed);
         }
-        BigDecimal cost = costOf(outcome, expected);
+        BigDecimal cost = costOf(outcome, attempt.expectedCost());
         boolean held = store.settle(
                 claimed.lease(),
-                new Settlement(attemptId, name, outcome, latencyMs, cost, move),
+                new Settlement(attempt.attemptId(), attempt.provider(), outcome, latency.toMillis(), cost, move),
                 actor,
                 clock.instant());
         if (!held) {
             log.warn(
                     "lease lost on job {} while settling attempt {}; the outcome stays on the attempt",
-                    job.id(),
-                    attemptId);
+                    claimed.job().id(),
+                    attempt.attemptId());
             return new Step.Done();
         }
         return switch (move) {

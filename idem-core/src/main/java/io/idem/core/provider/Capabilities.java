@@ -1,5 +1,6 @@
 package io.idem.core.provider;
 
+import io.idem.core.domain.JobKind;
 import java.util.Objects;
 import java.util.Set;
 
@@ -18,7 +19,7 @@ import java.util.Set;
  *     (only the fake vendor has it), set from the vendor's descriptor, never by configuration
  */
 public record Capabilities(
-        Set<String> kinds,
+        Set<JobKind> kinds,
         Set<String> sizes,
         int maxWidth,
         int maxHeight,
@@ -49,7 +50,7 @@ public record Capabilities(
     }
 
     /** Why this provider cannot serve a request, or {@code null} when it can. */
-    public String whyNot(String kind, String size, int n, String jurisdiction) {
+    public String whyNot(JobKind kind, String size, int n, String jurisdiction) {
         Objects.requireNonNull(kind, "kind");
         if (!kinds.isEmpty() && !kinds.contains(kind)) {
             return "kind_unsupported";

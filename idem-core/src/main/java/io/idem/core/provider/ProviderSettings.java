@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
  * here: only the name of the environment variable that carries it.
  *
  * @param adapter the adapter type, e.g. {@code fake}, {@code openai_images}
+ * @param endpoint where and how it is reached
  * @param defaultModel the vendor model id used when a request names none
  * @param models Idem model name → vendor model id
  * @param pricing how the provider bills ({@code cost_per_image_usd}: per image), for the expected cost
@@ -24,11 +25,9 @@ import java.util.regex.Pattern;
 public record ProviderSettings(
         String name,
         String adapter,
-        URI baseUrl,
-        Optional<String> apiKeyEnv,
+        Endpoint endpoint,
         String defaultModel,
         Map<String, String> models,
-        Duration connectTimeout,
         PricingModel pricing,
         boolean enabled,
         Capabilities capabilities,
@@ -43,14 +42,12 @@ public record ProviderSettings(
                     "provider name '" + name + "' must be lower-case letters, digits, '-' or '_' (at most 63)");
         }
         Objects.requireNonNull(adapter, "adapter");
-        Objects.requireNonNull(baseUrl, "baseUrl");
-        Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
+        Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(defaultModel, "defaultModel");
         models = Map.copyOf(models);
-        Objects.requireNonNull(connectTimeout, "connectTimeout");
-        if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+        if (endpoint.connectTimeout().isNegative() || endpoint.connectTimeout().isZero()) {
             throw new IllegalArgumentException(
-                    "provider '" + name + "': connect timeout must be positive, was " + connectTimeout);
+                    "provider '" + name + "': connect timeout must be positive, was " + endpoint.connectTimeout());
         }
         Objects.requireNonNull(pricing, "pricing");
         Objects.requireNonNull(capabilities, "capabilities");
@@ -78,15 +75,38 @@ public record ProviderSettings(
         this(
                 name,
                 adapter,
-                baseUrl,
-                apiKeyEnv,
+                new Endpoint(baseUrl, apiKeyEnv, connectTimeout),
                 defaultModel,
                 models,
-                connectTimeout,
                 new PricingModel.PerImage(costPerImageUsd),
                 enabled,
                 Capabilities.ANY,
                 Optional.empty());
+    }
+
+    /**
+     * Where a provider is reached.
+     *
+     * @param apiKeyEnv the environment variable that carries its credential (never the credential)
+     */
+    public record Endpoint(URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout) {
+        public Endpoint {
+            Objects.requireNonNull(baseUrl, "baseUrl");
+            Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
+            Objects.requireNonNull(connectTimeout, "connectTimeout");
+        }
+    }
+
+    public URI baseUrl() {
+        return endpoint.baseUrl();
+    }
+
+    public Optional<String> apiKeyEnv() {
+        return endpoint.apiKeyEnv();
+    }
+
+    public Duration connectTimeout() {
+        return endpoint.connectTimeout();
     }
 
     public boolean poll() {
@@ -102,11 +122,9 @@ public record ProviderSettings(
         return new ProviderSettings(
                 name,
                 adapter,
-                url,
-                apiKeyEnv,
+                new Endpoint(url, endpoint.apiKeyEnv(), endpoint.connectTimeout()),
                 defaultModel,
                 models,
-                connectTimeout,
                 pricing,
                 enabled,
                 capabilities,

@@ -1,5 +1,6 @@
 package io.idem.core.routing;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.provider.ProviderSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,7 @@ public final class Eligibility {
     }
 
     public List<CandidateCheck> check(
-            List<String> providers, String model, String kind, String size, int n, Optional<String> jurisdiction) {
+            List<String> providers, String model, JobKind kind, String size, int n, Optional<String> jurisdiction) {
         List<CandidateCheck> checks = new ArrayList<>(providers.size());
         for (String name : providers) {
             checks.add(new CandidateCheck(
@@ -33,7 +34,7 @@ public final class Eligibility {
     }
 
     private List<String> reasons(
-            ProviderSettings p, String model, String kind, String size, int n, Optional<String> jurisdiction) {
+            ProviderSettings p, String model, JobKind kind, String size, int n, Optional<String> jurisdiction) {
         List<String> reasons = new ArrayList<>();
         if (p == null) {
             reasons.add("unknown_provider");

@@ -76,10 +76,7 @@ class ProviderRegistryTest {
                 .generate(new GenerationCall(
                         "leaky",
                         "m",
-                        "p",
-                        "image",
-                        "1024x1024",
-                        1,
+                        GenerationCall.Request.images("p", "1024x1024", 1),
                         Duration.ofSeconds(1),
                         "ref-1",
                         Optional.empty(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.TokenUsage;
+import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import java.math.BigDecimal;
 import java.util.List;
@@ -136,6 +137,10 @@ class PricingModelTest {
 
     private static JobSpec spec(int n) {
         return new JobSpec(
-                "a lighthouse", null, "image", "standard", "1024x1024", n, 3, List.of("p"), false, Map.of(), "{}");
+                new JobSpec.Generation("a lighthouse", null, JobKind.IMAGE, "1024x1024", n),
+                new JobSpec.Route("standard", List.of("p"), false),
+                3,
+                Map.of(),
+                "{}");
     }
 }

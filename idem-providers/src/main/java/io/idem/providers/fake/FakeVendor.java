@@ -1,5 +1,6 @@
 package io.idem.providers.fake;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.providers.chat.FakeChatAdapter;
 import io.idem.providers.vendor.VendorCapabilities;
@@ -22,10 +23,11 @@ public final class FakeVendor {
     public static final VendorDescriptor DESCRIPTOR = new VendorDescriptor(
             NAME,
             new VendorDefaults(IN_PROCESS, Optional.empty(), Optional.empty(), Optional.of(DEFAULT_MODEL), true),
-            new VendorCapabilities(Set.of("image"), true, true, true, true, true, true, true),
+            new VendorCapabilities(Set.of(JobKind.IMAGE), true, true, true, true, true, true, true),
             PricingModel.PerImage.FREE,
             Set.of(),
-            Optional.of(FakeAdapter::new),
+            Optional.of((settings, client, environment, redactor, clock) ->
+                    new FakeAdapter(settings, client, environment, redactor)),
             Optional.of(w -> new FakeChatAdapter(w.settings(), w.client(), w.environment(), w.redactor())));
 
     private FakeVendor() {}

@@ -1,5 +1,6 @@
 package io.idem.providers.fal;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.providers.vendor.VendorCapabilities;
 import io.idem.providers.vendor.VendorDefaults;
@@ -16,7 +17,7 @@ public final class FalVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(FalEndpoints.DEFAULT_BASE, KEY_VARIABLE, Optional.of(DEFAULT_MODEL)),
-            new VendorCapabilities(Set.of("image"), true, true, true, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE), true, true, true, false, false, true, false),
             PricingModel.PerImage.FREE,
             FalAdapter::new);
 

@@ -1,5 +1,6 @@
 package io.idem.providers.http;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
@@ -130,7 +131,7 @@ public final class VendorCalls {
 
     /** A refusal if the call asks for something other than images; {@code maker} names who says so. */
     public static Optional<Outcome> unsupportedKind(GenerationCall call, String maker) {
-        if (call.kind() == null || call.kind().equals("image")) {
+        if (call.kind() == JobKind.IMAGE) {
             return Optional.empty();
         }
         return Optional.of(new Outcome.Rejected(

@@ -58,17 +58,17 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     private final OpenAiErrorReader errors;
     private final MediaDownloader downloader;
 
-    public OpenAiImagesAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, Redactor.shapesOnly());
-    }
-
     /**
      * @param environment where the key is read ({@code System::getenv} in production)
      * @param redactor hides the node's secrets in whatever the vendor says
      */
     public OpenAiImagesAdapter(
-            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
-        this(settings, client, environment, redactor, OpenAiTuning.DEFAULTS, InstantSource.system());
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            Redactor redactor,
+            InstantSource clock) {
+        this(settings, client, environment, redactor, OpenAiTuning.DEFAULTS, clock);
     }
 
     /** With test-sized limits and clock. */

@@ -1,5 +1,6 @@
 package io.idem.providers.openai;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.providers.vendor.VendorCapabilities;
 import io.idem.providers.vendor.VendorDefaults;
@@ -25,7 +26,7 @@ public final class OpenAiImagesVendor {
                     Optional.of(KEY_VARIABLE),
                     Optional.of(DEFAULT_MODEL),
                     false),
-            new VendorCapabilities(Set.of("image"), false, false, false, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE), false, false, false, false, false, true, false),
             PricingModel.PerImage.FREE,
             OpenAiImagesAdapter::new);
 

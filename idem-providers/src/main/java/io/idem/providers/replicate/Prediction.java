@@ -10,6 +10,7 @@ import java.util.Optional;
 /**
  * A Replicate prediction as the API shows it (vendor-apis §4), read leniently.
  *
+ * @param runs the model (as {@code owner/name}) and version it runs
  * @param started whether it ever ran ({@code started_at} set): an unstarted prediction bills nothing
  * @param dataRemoved input and output were deleted by Replicate's retention (one hour for API
  *     predictions)
@@ -18,14 +19,24 @@ record Prediction(
         String id,
         Status status,
         String rawStatus,
-        String model,
-        String version,
+        Runs runs,
         JsonNode input,
         JsonNode output,
         Optional<String> error,
         boolean started,
         boolean dataRemoved,
         Optional<String> getUrl) {
+
+    /** The model ({@code owner/name}) and version a prediction runs; empty strings when not shown. */
+    record Runs(String model, String version) {}
+
+    String model() {
+        return runs.model();
+    }
+
+    String version() {
+        return runs.version();
+    }
 
     /** Replicate's states; anything new is {@code OTHER}, treated as not finished. */
     enum Status {
@@ -52,8 +63,9 @@ record Prediction(
                 id.get(),
                 status(raw.get()),
                 raw.get(),
-                VendorJson.text(root, "model").orElse(""),
-                VendorJson.text(root, "version").orElse(""),
+                new Runs(
+                        VendorJson.text(root, "model").orElse(""),
+                        VendorJson.text(root, "version").orElse("")),
                 root.path("input"),
                 root.path("output"),
                 VendorJson.text(root, "error"),

@@ -46,17 +46,17 @@ public final class ReplicateAdapter implements ProviderAdapter {
     private final ReplicatePolling polling;
     private final ReplicateFollowUp followUp;
 
-    public ReplicateAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, Redactor.shapesOnly());
-    }
-
     /**
      * @param environment where the token is read ({@code System::getenv} in production)
      * @param redactor hides the node's secrets in whatever Replicate says
      */
     public ReplicateAdapter(
-            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
-        this(settings, client, environment, redactor, InstantSource.system(), PollSchedule.STANDARD);
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            Redactor redactor,
+            InstantSource clock) {
+        this(settings, client, environment, redactor, clock, PollSchedule.STANDARD);
     }
 
     /** With the clock and the poll pace standing in for the real ones, for tests. */

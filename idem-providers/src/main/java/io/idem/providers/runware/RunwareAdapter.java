@@ -55,17 +55,17 @@ public final class RunwareAdapter implements ProviderAdapter {
     private final RunwarePoller poller;
     private final RunwareFollowUp followUp;
 
-    public RunwareAdapter(ProviderSettings settings, HttpClient client) {
-        this(settings, client, System::getenv, Redactor.shapesOnly());
-    }
-
     /**
      * @param environment where the key is read ({@code System::getenv} in production)
      * @param redactor hides the node's secrets in whatever Runware says
      */
     public RunwareAdapter(
-            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
-        this(settings, client, environment, redactor, RunwareTuning.DEFAULTS, InstantSource.system());
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            Redactor redactor,
+            InstantSource clock) {
+        this(settings, client, environment, redactor, RunwareTuning.DEFAULTS, clock);
     }
 
     /** With test-sized timings and clock. */

@@ -1,5 +1,6 @@
 package io.idem.providers.runware;
 
+import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.providers.vendor.VendorCapabilities;
 import io.idem.providers.vendor.VendorDefaults;
@@ -16,7 +17,7 @@ public final class RunwareVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(RunwareAdapter.DEFAULT_BASE_URL, KEY_VARIABLE, Optional.empty()),
-            new VendorCapabilities(Set.of("image"), true, false, true, false, false, true, true),
+            new VendorCapabilities(Set.of(JobKind.IMAGE), true, false, true, false, false, true, true),
             PricingModel.PerImage.FREE,
             RunwareAdapter::new);
 

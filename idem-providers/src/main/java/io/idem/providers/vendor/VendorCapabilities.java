@@ -1,5 +1,6 @@
 package io.idem.providers.vendor;
 
+import io.idem.core.domain.JobKind;
 import java.util.Set;
 
 /**
@@ -18,7 +19,7 @@ import java.util.Set;
  * @param statesCost its answer states what the call cost, which wins over the configured price
  */
 public record VendorCapabilities(
-        Set<String> kinds,
+        Set<JobKind> kinds,
         boolean poll,
         boolean cancel,
         boolean lookup,

@@ -123,10 +123,7 @@ final class VendorFixture implements AutoCloseable {
             return new GenerationCall(
                     "primary",
                     MODEL,
-                    prompt,
-                    "image",
-                    "1024x1024",
-                    n,
+                    GenerationCall.Request.images(prompt, "1024x1024", n),
                     timeout,
                     "att_" + UUID.randomUUID(),
                     Optional.ofNullable(simulate),

@@ -166,10 +166,7 @@ final class FalStubs {
         return new GenerationCall(
                 "fal",
                 ENDPOINT,
-                prompt,
-                "image",
-                "1024x1024",
-                1,
+                GenerationCall.Request.images(prompt, "1024x1024", 1),
                 timeout,
                 UUID.randomUUID().toString(),
                 Optional.empty(),

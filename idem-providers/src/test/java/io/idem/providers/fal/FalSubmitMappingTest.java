@@ -153,10 +153,7 @@ class FalSubmitMappingTest {
         var bad = new io.idem.core.spi.GenerationCall(
                 call.provider(),
                 "../admin",
-                call.prompt(),
-                call.kind(),
-                call.size(),
-                call.n(),
+                call.request(),
                 call.timeout(),
                 call.reference(),
                 call.simulate(),

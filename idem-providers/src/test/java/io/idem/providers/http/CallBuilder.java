@@ -62,10 +62,7 @@ public final class CallBuilder {
         return new GenerationCall(
                 provider,
                 vendorModel,
-                "A lighthouse over a cloud ocean",
-                "image",
-                size,
-                n,
+                GenerationCall.Request.images("A lighthouse over a cloud ocean", size, n),
                 timeout,
                 reference,
                 Optional.empty(),

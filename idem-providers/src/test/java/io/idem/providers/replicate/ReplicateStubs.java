@@ -206,10 +206,7 @@ final class ReplicateStubs {
         return new GenerationCall(
                 "replicate",
                 model,
-                "a cat",
-                "image",
-                "1024x1024",
-                1,
+                GenerationCall.Request.images("a cat", "1024x1024", 1),
                 timeout,
                 UUID.randomUUID().toString(),
                 Optional.empty(),

@@ -194,11 +194,9 @@ final class ChatRoutingReader {
             return new ProviderSettings(
                     name,
                     vendor.name(),
-                    baseUrl,
-                    keyEnv,
+                    new ProviderSettings.Endpoint(baseUrl, keyEnv, connectTimeout),
                     "none",
                     Map.of(),
-                    connectTimeout,
                     vendor.pricing(),
                     enabled,
                     Capabilities.ANY.withSimulate(vendor.capabilities().simulate()),

@@ -1,6 +1,7 @@
 package io.idem.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
@@ -128,11 +129,10 @@ final class RoutingReader {
         return new ProviderSettings(
                 name,
                 fake.name(),
-                fake.defaults().baseUrl(),
-                fake.defaults().keyVariable(),
+                new ProviderSettings.Endpoint(
+                        fake.defaults().baseUrl(), fake.defaults().keyVariable(), Duration.ofSeconds(2)),
                 fake.defaults().model().orElseThrow(),
                 Map.of(),
-                Duration.ofSeconds(2),
                 new PricingModel.PerImage(new BigDecimal("0.04")),
                 true,
                 Capabilities.ANY.withSimulate(fake.capabilities().simulate()),
@@ -161,11 +161,9 @@ final class RoutingReader {
             return new ProviderSettings(
                     name,
                     vendor.name(),
-                    uri,
-                    ProviderFields.keyVariable(p, vendor),
+                    new ProviderSettings.Endpoint(uri, ProviderFields.keyVariable(p, vendor), connectTimeout),
                     model,
                     models,
-                    connectTimeout,
                     pricing,
                     enabled,
                     capabilities,
@@ -279,7 +277,7 @@ final class RoutingReader {
         });
         try {
             return new Capabilities(
-                    strings(node.get("kinds"), where + ".capabilities.kinds"),
+                    kinds(node.get("kinds"), where + ".capabilities.kinds"),
                     strings(node.get("sizes"), where + ".capabilities.sizes"),
                     node.path("max_width").asInt(0),
                     node.path("max_height").asInt(0),
@@ -291,6 +289,16 @@ final class RoutingReader {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ".capabilities: " + e.getMessage(), e);
         }
+    }
+
+    private static Set<JobKind> kinds(JsonNode node, String where) {
+        var kinds = new java.util.LinkedHashSet<JobKind>();
+        for (String name : strings(node, where)) {
+            kinds.add(JobKind.parse(name)
+                    .orElseThrow(() -> new ConfigException(where + ": unknown kind '" + name + "'; known: "
+                            + java.util.Arrays.toString(JobKind.values()))));
+        }
+        return kinds;
     }
 
     private static Set<String> strings(JsonNode node, String where) {

@@ -18,7 +18,7 @@ public final class JobJson {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("id", job.id().toString());
         out.put("state", job.state().wire());
-        out.put("kind", job.spec().kind());
+        out.put("kind", job.spec().kind().wire());
         out.put("lane", job.spec().lane());
         out.put("model", job.spec().model());
         out.put("prompt", job.spec().prompt());

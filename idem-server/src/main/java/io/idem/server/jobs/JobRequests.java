@@ -2,6 +2,7 @@ package io.idem.server.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.routing.CandidatePlan;
 import io.idem.core.routing.CandidatePlanner;
@@ -13,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -25,7 +27,8 @@ import java.util.regex.Pattern;
 public final class JobRequests {
     static final Set<String> FIELDS = Set.of(
             "prompt", "model", "timeout", "kind", "lane", "size", "n", "provider_policy", "simulate", "metadata");
-    static final Set<String> KINDS = Set.of("image", "video");
+    static final List<String> KINDS =
+            java.util.Arrays.stream(JobKind.values()).map(JobKind::wire).toList();
     private static final Pattern SIMULATE = Pattern.compile(
             "ok|http_503|http_429|refuse|malformed|user_error|policy|auth|timeout|disconnect|lost|slow:[0-9]{1,6}");
     private static final int DEFAULT_TIMEOUT = 60;
@@ -79,20 +82,7 @@ public final class JobRequests {
                     "no provider of lane '" + draft.plan().lane() + "' can serve this: " + skipped,
                     Map.of("skipped", skipped));
         }
-        JobSpec spec = draft.spec();
-        return new JobSpec(
-                spec.prompt(),
-                spec.model(),
-                spec.kind(),
-                spec.lane(),
-                spec.size(),
-                spec.n(),
-                spec.timeoutSeconds(),
-                eligible,
-                spec.pinned(),
-                spec.simulate(),
-                spec.metadataJson(),
-                skipped);
+        return draft.spec().narrowedTo(eligible, skipped);
     }
 
     /** A validated request before eligibility filtering: the plan and each candidate's check. */
@@ -133,10 +123,10 @@ public final class JobRequests {
         if (prompt.length() > JobSpec.MAX_PROMPT_CHARS) {
             throw ApiError.badRequest("prompt_too_long", "prompt is over " + JobSpec.MAX_PROMPT_CHARS + " characters");
         }
-        String kind = Json.text(body, "kind", "image");
-        if (!KINDS.contains(kind)) {
-            throw ApiError.badRequest("invalid_kind", "kind must be one of " + KINDS + ", was '" + kind + "'");
-        }
+        String kindName = Json.text(body, "kind", JobKind.IMAGE.wire());
+        JobKind kind = JobKind.parse(kindName)
+                .orElseThrow(() -> ApiError.badRequest(
+                        "invalid_kind", "kind must be one of " + KINDS + ", was '" + kindName + "'"));
         String size = Json.text(body, "size", "1024x1024");
         if (!size.matches("[1-9][0-9]{1,4}x[1-9][0-9]{1,4}")) {
             throw ApiError.badRequest("invalid_size", "size must look like 1024x1024, was '" + size + "'");
@@ -152,15 +142,9 @@ public final class JobRequests {
         String metadataJson =
                 canonical(metadata == null || metadata.isNull() ? Json.MAPPER.createObjectNode() : metadata);
         return new JobSpec(
-                prompt,
-                Json.text(body, "model", null),
-                kind,
-                planned.lane(),
-                size,
-                n,
+                new JobSpec.Generation(prompt, Json.text(body, "model", null), kind, size, n),
+                new JobSpec.Route(planned.lane(), planned.candidates(), planned.pinned()),
                 timeout,
-                planned.candidates(),
-                planned.pinned(),
                 simulate,
                 metadataJson);
     }
@@ -234,7 +218,7 @@ public final class JobRequests {
         Map<String, Object> canonical = new TreeMap<>();
         canonical.put("prompt", spec.prompt());
         canonical.put("model", spec.model());
-        canonical.put("kind", spec.kind());
+        canonical.put("kind", spec.kind().wire());
         canonical.put("lane", spec.lane());
         canonical.put("size", spec.size());
         canonical.put("n", spec.n());

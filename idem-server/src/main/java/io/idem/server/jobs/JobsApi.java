@@ -68,8 +68,7 @@ public final class JobsApi implements Feature {
                         java.util.Optional.empty(),
                         java.util.Optional.empty(),
                         java.util.Optional.empty(),
-                        created.createdAt(),
-                        created.createdAt(),
+                        new Job.Times(created.createdAt(), created.createdAt()),
                         java.util.List.of());
                 Json.write(ctx, render(ctx, queued));
             }

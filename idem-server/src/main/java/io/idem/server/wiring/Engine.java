@@ -82,7 +82,7 @@ public final class Engine implements AutoCloseable {
         IdemConfig config = parts.config();
         InstantSource clock = parts.clock();
         webhookLinks = parts.webhookLinks();
-        registry = registry(parts.routing(), parts.vendor());
+        registry = registry(parts.routing(), parts.vendor(), parts.clock());
         breakers = new CircuitBreakers(
                 parts.stores().breakers(),
                 config.engine().breaker(),
@@ -111,13 +111,13 @@ public final class Engine implements AutoCloseable {
                 "idempotency keys", PURGE_EVERY, parts.stores().jobs().intake()::purgeExpiredKeys, clock));
     }
 
-    private static ProviderRegistry registry(Routing routing, Vendor vendor) {
+    private static ProviderRegistry registry(Routing routing, Vendor vendor, InstantSource clock) {
         Map<String, ProviderRegistry.Provider> providers = new LinkedHashMap<>();
         routing.providers()
                 .forEach((name, settings) -> providers.put(
                         name,
                         new ProviderRegistry.Provider(
-                                settings, Adapters.create(settings, vendor.keys(), vendor.redactor()))));
+                                settings, Adapters.create(settings, vendor.keys(), vendor.redactor(), clock))));
         return new ProviderRegistry(providers, vendor.redactor());
     }
 

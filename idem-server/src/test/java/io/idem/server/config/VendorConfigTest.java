@@ -54,7 +54,7 @@ class VendorConfigTest {
             assertThat(config.inProcessFakes().contains("p"))
                     .as(name)
                     .isEqualTo(vendor.defaults().inProcess());
-            assertThat(Adapters.create(p, variable -> null, Redactor.shapesOnly()))
+            assertThat(Adapters.create(p, variable -> null, Redactor.shapesOnly(), java.time.InstantSource.system()))
                     .as(name)
                     .isNotNull();
         }
@@ -112,6 +112,17 @@ class VendorConfigTest {
         assertThatThrownBy(() -> jobProvider("{\"adapter\": \"runware\"}"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("providers.p.model is required for adapter 'runware'");
+    }
+
+    @Test
+    void aCapabilityKindIsOneOfTheJobKinds() {
+        assertThatThrownBy(() -> jobProvider("{\"adapter\": \"fake\", \"capabilities\": {\"kinds\": [\"sound\"]}}"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown kind 'sound'");
+        assertThat(jobProvider("{\"adapter\": \"fake\", \"capabilities\": {\"kinds\": [\"video\"]}}")
+                        .capabilities()
+                        .kinds())
+                .containsExactly(io.idem.core.domain.JobKind.VIDEO);
     }
 
     @Test
