@@ -19,6 +19,8 @@ import io.idem.server.chat.ChatNode;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.hooks.WebhookLinks;
 import io.idem.server.http.HttpServer;
+import io.idem.server.metrics.GateState;
+import io.idem.server.metrics.Metrics;
 import io.idem.server.redaction.NodeRedaction;
 import io.idem.server.wiring.Engine;
 import io.idem.server.wiring.HttpApi;
@@ -29,6 +31,7 @@ import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +53,7 @@ public final class IdemServer implements AutoCloseable {
     private Engine engine;
     private ChatNode chat;
     private HttpServer http;
+    private HttpServer managementPort;
 
     private IdemServer() {}
 
@@ -75,7 +79,8 @@ public final class IdemServer implements AutoCloseable {
                 .orElseGet(() -> ServerSecret.loadOrCreate(config.storage().dataDir()));
         // Before any adapter exists: whatever a vendor says passes through it (docs/providers.md#redaction).
         Redactor redactor = NodeRedaction.start(config, secret);
-        Engine.Vendor vendor = new Engine.Vendor(config.credentials()::get, redactor);
+        Metrics metrics = new Metrics();
+        Engine.Vendor vendor = new Engine.Vendor(config.credentials()::get, redactor, metrics);
         Routing routing = withInProcessFakes(config);
         KeyService keys = new KeyService(stores.keys(), clock);
         bootstrapAdmin(config, keys, console);
@@ -102,10 +107,28 @@ public final class IdemServer implements AutoCloseable {
                             assets,
                             chat.api(),
                             clock,
-                            this::databaseReachable)));
+                            this::databaseReachable,
+                            metrics)));
         }
+        watch(config, metrics, stores, routing, clock);
+        config.http()
+                .metricsPort()
+                .ifPresent(
+                        port -> managementPort = resources.push(HttpApi.startManagement(config, keys, metrics, port)));
         engine.start();
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
+    }
+
+    /** The gauges over shared state: every provider (job and chat-only) and the backlog. */
+    private void watch(IdemConfig config, Metrics metrics, Stores stores, Routing routing, Clock clock) {
+        java.util.Set<String> providers =
+                new java.util.LinkedHashSet<>(routing.providers().keySet());
+        providers.addAll(config.chat().chatOnlyProviders().keySet());
+        List<HealthSentinel> sentinels = new java.util.ArrayList<>(List.of(engine.sentinel()));
+        if (chat != null) {
+            chat.sentinel().ifPresent(sentinels::add);
+        }
+        metrics.watch(providers, new GateState(engine.gate(), sentinels), stores.backlog(), clock);
     }
 
     private Database openDatabase(IdemConfig config) {
@@ -131,7 +154,11 @@ public final class IdemServer implements AutoCloseable {
         return resources.push(ChatNode.start(new ChatNode.Parts(
                 config.chat(),
                 routing,
-                new ChatNode.Stores(stores.chatKeys(), stores.keySpend(), audit),
+                new ChatNode.Stores(
+                        stores.chatKeys(),
+                        stores.keySpend(),
+                        audit,
+                        vendor.metrics().chatAudit()),
                 engine.gate(),
                 secret,
                 config.engine().idempotencyRetention(),
@@ -183,6 +210,11 @@ public final class IdemServer implements AutoCloseable {
             console.println("  Admin API key (shown once; store it now): " + admin.secret());
             console.println();
         });
+    }
+
+    /** The management port's address ({@code metrics_port}), when one is configured. */
+    public java.util.Optional<String> managementUrl() {
+        return java.util.Optional.ofNullable(managementPort).map(HttpServer::baseUrl);
     }
 
     public String baseUrl() {

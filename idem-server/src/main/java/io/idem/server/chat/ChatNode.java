@@ -1,10 +1,13 @@
 package io.idem.server.chat;
 
 import io.idem.core.chat.ChatAdapter;
+import io.idem.core.chat.ChatAttempt;
+import io.idem.core.chat.ChatAuditSink;
 import io.idem.core.chat.ChatAuditWriter;
 import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.ChatRouting;
+import io.idem.core.chat.FailoverEvent;
 import io.idem.core.engine.HealthSentinel;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
@@ -58,9 +61,10 @@ public final class ChatNode implements AutoCloseable {
 
     /**
      * The chat side's stores: idempotency keys, key spend, and the audit writer (its owner closes
-     * it after this node, so it commits what the last calls wrote).
+     * it after this node, so it commits what the last calls wrote); every attempt and failover is
+     * also told to {@code also} (the metrics).
      */
-    public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit) {}
+    public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit, ChatAuditSink also) {}
 
     private HealthSentinel sentinel;
     private ChatAuditWriter audit;
@@ -107,7 +111,8 @@ public final class ChatNode implements AutoCloseable {
             }
         });
         audit = parts.stores().audit();
-        ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), audit, parts.clock(), parts.redactor());
+        ChatAuditSink sinks = bothSinks(audit, parts.stores().also());
+        ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), sinks, parts.clock(), parts.redactor());
         Set<String> fakeModels = models.values().stream()
                 .filter(m -> settings(parts, m.provider()).acceptsSimulate())
                 .map(ChatModel::name)
@@ -166,6 +171,27 @@ public final class ChatNode implements AutoCloseable {
 
     public ChatApi api() {
         return api;
+    }
+
+    /** The health sentinel of the chat-only providers that call out, if there are any. */
+    public Optional<HealthSentinel> sentinel() {
+        return Optional.ofNullable(sentinel);
+    }
+
+    private static ChatAuditSink bothSinks(ChatAuditSink first, ChatAuditSink second) {
+        return new ChatAuditSink() {
+            @Override
+            public void attempt(ChatAttempt attempt) {
+                first.attempt(attempt);
+                second.attempt(attempt);
+            }
+
+            @Override
+            public void failover(FailoverEvent event) {
+                first.failover(event);
+                second.failover(event);
+            }
+        };
     }
 
     /** The audit writer, for tests that wait until every attempt is committed. */

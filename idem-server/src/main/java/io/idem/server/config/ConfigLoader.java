@@ -62,7 +62,8 @@ public final class ConfigLoader {
                 new IdemConfig.Secrets(
                         Optional.ofNullable(s.text("secret", "IDEM_SECRET", null)),
                         Optional.ofNullable(s.text("bootstrap_key", "IDEM_BOOTSTRAP_KEY", null)),
-                        credentials(routing)),
+                        credentials(routing),
+                        Optional.ofNullable(s.text("metrics_token", "IDEM_METRICS_TOKEN", null))),
                 routing.routing(),
                 routing.inProcessFakes(),
                 engine(s, worker),
@@ -77,7 +78,10 @@ public final class ConfigLoader {
                 Duration.ofSeconds(s.intValue("openai_wait_seconds", "OPENAI_WAIT_SECONDS", 10, 0, 600)),
                 Optional.ofNullable(s.text("public_url", "IDEM_PUBLIC_URL", null))
                         .map(ConfigLoader::publicUrl),
-                trustedProxies(root, s));
+                trustedProxies(root, s),
+                s.text("metrics_port", "IDEM_METRICS_PORT", null) == null
+                        ? Optional.empty()
+                        : Optional.of(s.intValue("metrics_port", "IDEM_METRICS_PORT", 0, 0, 65535)));
     }
 
     private static IdemConfig.Engine engine(Settings s, WorkerSettings worker) {

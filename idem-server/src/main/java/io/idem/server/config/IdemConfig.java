@@ -50,12 +50,13 @@ public record IdemConfig(
     /**
      * Every secret value this configuration holds, by where it came from (for a warning that must
      * name a value without showing it): the provider keys, the server secret, the bootstrap key and
-     * the database password.
+     * the database password, the metrics scrape token.
      */
     public Map<String, String> secretValues() {
         Map<String, String> values = new java.util.LinkedHashMap<>(secrets.credentials());
         secrets.secret().ifPresent(value -> values.put("IDEM_SECRET", value));
         secrets.bootstrapKey().ifPresent(value -> values.put("IDEM_BOOTSTRAP_KEY", value));
+        secrets.metricsToken().ifPresent(value -> values.put("IDEM_METRICS_TOKEN", value));
         storage.databaseUrl().flatMap(IdemConfig::databasePassword).ifPresent(raw -> {
             values.put("IDEM_DATABASE_URL password", raw);
             values.put(
@@ -79,6 +80,8 @@ public record IdemConfig(
      * @param openaiWait how long {@code POST /v1/images/generations} waits for its job to end
      * @param publicUrl the address vendors can reach Idem at, for their callbacks (none: no callbacks)
      * @param trustedProxies the peers whose X-Forwarded-For / X-Forwarded-Proto headers are believed
+     * @param metricsPort a separate management port serving only {@code GET /metrics} (on {@code
+     *     host}), so a worker-only node can be scraped too; none: metrics on the API port only
      */
     public record Http(
             String host,
@@ -86,13 +89,15 @@ public record IdemConfig(
             long maxRequestBytes,
             Duration openaiWait,
             Optional<URI> publicUrl,
-            TrustedProxies trustedProxies) {
+            TrustedProxies trustedProxies,
+            Optional<Integer> metricsPort) {
         public Http {
             Objects.requireNonNull(host, "host");
             if (port < 0 || port > 65535) {
                 throw new ConfigException("port must be 0..65535, was " + port);
             }
             Objects.requireNonNull(trustedProxies, "trustedProxies");
+            Objects.requireNonNull(metricsPort, "metricsPort");
         }
     }
 
@@ -113,16 +118,29 @@ public record IdemConfig(
      *
      * @param secret the server secret (HMACs, signed links); none: generated once under the data dir
      * @param bootstrapKey the first admin key; none: one is generated and printed once
+     * @param metricsToken the bearer token a Prometheus scraper presents on {@code GET /metrics};
+     *     none: only an admin key may scrape
      */
-    public record Secrets(Optional<String> secret, Optional<String> bootstrapKey, Map<String, String> credentials) {
+    public record Secrets(
+            Optional<String> secret,
+            Optional<String> bootstrapKey,
+            Map<String, String> credentials,
+            Optional<String> metricsToken) {
         public Secrets {
             credentials = Map.copyOf(credentials);
+            java.util.Objects.requireNonNull(metricsToken, "metricsToken");
+        }
+
+        /** Without a scrape token. */
+        public Secrets(Optional<String> secret, Optional<String> bootstrapKey, Map<String, String> credentials) {
+            this(secret, bootstrapKey, credentials, Optional.empty());
         }
 
         @Override
         public String toString() {
             return "Secrets[secret=" + (secret.isPresent() ? "[set]" : "[none]") + ", bootstrapKey="
-                    + (bootstrapKey.isPresent() ? "[set]" : "[none]") + ", credentials=" + credentials.keySet() + "]";
+                    + (bootstrapKey.isPresent() ? "[set]" : "[none]") + ", credentials=" + credentials.keySet()
+                    + ", metricsToken=" + (metricsToken.isPresent() ? "[set]" : "[none]") + "]";
         }
     }
 
@@ -189,6 +207,7 @@ public record IdemConfig(
                 .append(storage.databaseUrl().map(IdemConfig::redactUrl).orElse("embedded"));
         out.append(" secret=").append(secrets.secret().isPresent() ? "[set]" : "[generated]");
         out.append(" bootstrap_key=").append(secrets.bootstrapKey().isPresent() ? "[set]" : "[none]");
+        out.append(" metrics_token=").append(secrets.metricsToken().isPresent() ? "[set]" : "[none]");
         out.append(" role=").append(role.name().toLowerCase(java.util.Locale.ROOT));
         out.append(" worker.concurrency=").append(engine.worker().concurrency());
         out.append(" worker.lease=").append(engine.worker().lease().toSeconds()).append('s');

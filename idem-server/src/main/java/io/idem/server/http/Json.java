@@ -36,6 +36,9 @@ public final class Json {
     /** How much of a refused body is read and discarded so the refusal reaches the client. */
     static final long DRAIN_LIMIT_BYTES = 16L * 1024 * 1024;
 
+    static final java.time.Duration DRAIN_FOR = java.time.Duration.ofSeconds(5);
+    static final java.time.Duration DRAIN_IDLE = java.time.Duration.ofMillis(250);
+
     /** The request's raw body, at most {@code maxBytes} long. */
     public static byte[] body(Context ctx, long maxBytes) {
         String length = ctx.header("Content-Length");
@@ -73,26 +76,44 @@ public final class Json {
     }
 
     /**
-     * Reads and discards what is left of a refused body (up to {@link #DRAIN_LIMIT_BYTES}) so the 413
-     * reaches the client: a server that answers and closes with unread bytes in its receive buffer
-     * makes the kernel reset the connection, and the client sees "connection reset" instead of the
-     * answer. A client that sent {@code Expect: 100-continue} has not sent the body yet; it is answered
-     * at once. A body beyond the limit is not worth reading: that client gets the reset.
+     * Reads and discards what is left of a refused body so the 413 reaches the client: a server that
+     * answers and closes with unread bytes in its receive buffer makes the kernel reset the
+     * connection, and the client sees "connection reset" instead of the answer. It reads only what
+     * keeps arriving: at most {@link #DRAIN_LIMIT_BYTES}, for at most {@link #DRAIN_FOR}, and it stops
+     * once nothing arrived for {@link #DRAIN_IDLE} (a client that declared more than it sends, or that
+     * waits for the answer first). A client that sent {@code Expect: 100-continue} has not sent the
+     * body yet; it is answered at once.
      */
     private static void drainUnlessContinueExpected(Context ctx) {
         String expect = ctx.header("Expect");
         if (expect != null && expect.equalsIgnoreCase("100-continue")) {
             return;
         }
-        try (var in = ctx.req().getInputStream()) {
+        try {
+            var in = ctx.req().getInputStream();
             byte[] sink = new byte[64 * 1024];
             long left = DRAIN_LIMIT_BYTES;
-            int read;
-            while (left > 0 && (read = in.read(sink, 0, (int) Math.min(sink.length, left))) != -1) {
-                left -= read;
+            long started = System.nanoTime();
+            long lastRead = started;
+            while (left > 0 && System.nanoTime() - started < DRAIN_FOR.toNanos()) {
+                int available = in.available();
+                if (available > 0) {
+                    int read = in.read(sink, 0, (int) Math.min(Math.min(sink.length, available), left));
+                    if (read < 0) {
+                        return;
+                    }
+                    left -= read;
+                    lastRead = System.nanoTime();
+                } else if (in.isFinished() || System.nanoTime() - lastRead > DRAIN_IDLE.toNanos()) {
+                    return;
+                } else {
+                    Thread.sleep(2);
+                }
             }
         } catch (java.io.IOException | RuntimeException e) {
             // The client went away or broke the framing; the 413 is still the answer.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

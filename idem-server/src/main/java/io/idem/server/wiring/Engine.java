@@ -47,10 +47,14 @@ public final class Engine implements AutoCloseable {
             Vendor vendor) {}
 
     /**
-     * How adapters reach vendors: where they read their keys (the configuration's credentials) and
-     * the node's redactor, through which everything a vendor says passes.
+     * How adapters reach vendors: where they read their keys (the configuration's credentials), the
+     * node's redactor, through which everything a vendor says passes, and the node's metrics, which
+     * count and time every call.
      */
-    public record Vendor(java.util.function.UnaryOperator<String> keys, io.idem.core.text.Redactor redactor) {}
+    public record Vendor(
+            java.util.function.UnaryOperator<String> keys,
+            io.idem.core.text.Redactor redactor,
+            io.idem.server.metrics.Metrics metrics) {}
 
     private final Resources resources = new Resources();
     private ProviderRegistry registry;
@@ -117,7 +121,11 @@ public final class Engine implements AutoCloseable {
                 .forEach((name, settings) -> providers.put(
                         name,
                         new ProviderRegistry.Provider(
-                                settings, Adapters.create(settings, vendor.keys(), vendor.redactor(), clock))));
+                                settings,
+                                vendor.metrics()
+                                        .meter(
+                                                settings,
+                                                Adapters.create(settings, vendor.keys(), vendor.redactor(), clock)))));
         return new ProviderRegistry(providers, vendor.redactor());
     }
 

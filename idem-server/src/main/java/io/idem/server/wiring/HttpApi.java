@@ -22,6 +22,8 @@ import io.idem.server.jobs.JobDesk;
 import io.idem.server.jobs.JobRequests;
 import io.idem.server.jobs.JobsApi;
 import io.idem.server.jobs.Submissions;
+import io.idem.server.metrics.Metrics;
+import io.idem.server.metrics.MetricsApi;
 import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
@@ -37,6 +39,7 @@ public final class HttpApi {
      * What the features need from the rest of the node.
      *
      * @param ready whether the node can serve ({@code /readyz})
+     * @param metrics what {@code GET /metrics} shows
      */
     public record Parts(
             Stores stores,
@@ -47,7 +50,8 @@ public final class HttpApi {
             AssetStore assets,
             ChatApi chat,
             InstantSource clock,
-            BooleanSupplier ready) {}
+            BooleanSupplier ready,
+            Metrics metrics) {}
 
     private HttpApi() {}
 
@@ -96,7 +100,16 @@ public final class HttpApi {
                         engine.reconciler(),
                         facts,
                         parts.clock())),
+                new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
                 new Probes(parts.ready()));
+    }
+
+    /** The management port: {@code GET /metrics} alone, for scrapers (and worker-only nodes). */
+    public static HttpServer startManagement(IdemConfig config, KeyService keys, Metrics metrics, int port) {
+        return HttpServer.start(
+                new HttpServer.Settings(config.http().host(), port, 1024),
+                List.of(new MetricsApi(
+                        new Auth(keys::authenticate), metrics, config.secrets().metricsToken())));
     }
 
     private static Submissions submissions(IdemConfig config, Parts parts) {

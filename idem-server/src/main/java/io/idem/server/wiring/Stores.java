@@ -4,6 +4,7 @@ import io.idem.core.breaker.BreakerStore;
 import io.idem.core.budget.SpendStore;
 import io.idem.core.spi.ApiKeys;
 import io.idem.core.spi.AuditLog;
+import io.idem.core.spi.BacklogReads;
 import io.idem.core.spi.CancelStore;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.core.spi.JobIntake;
@@ -15,6 +16,7 @@ import io.idem.core.spi.Webhooks;
 import io.idem.postgres.Database;
 import io.idem.postgres.PgApiKeys;
 import io.idem.postgres.PgAuditLog;
+import io.idem.postgres.PgBacklogReads;
 import io.idem.postgres.PgBreakerStore;
 import io.idem.postgres.PgCancelStore;
 import io.idem.postgres.PgChatIdempotency;
@@ -36,7 +38,8 @@ public record Stores(
         SpendStore spend,
         KeySpend keySpend,
         BreakerStore breakers,
-        ChatIdempotencyStore chatKeys) {
+        ChatIdempotencyStore chatKeys,
+        BacklogReads backlog) {
 
     /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
     public record Jobs(
@@ -63,6 +66,7 @@ public record Stores(
                 spend,
                 spend,
                 new PgBreakerStore(db),
-                new PgChatIdempotency(db));
+                new PgChatIdempotency(db),
+                new PgBacklogReads(db));
     }
 }

@@ -1,0 +1,64 @@
+package io.idem.server.metrics;
+
+import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.Usage;
+import io.idem.core.provider.ProviderSettings;
+import io.idem.core.spi.AttemptRef;
+import io.idem.core.spi.CancelAnswer;
+import io.idem.core.spi.GenerationCall;
+import io.idem.core.spi.HealthAnswer;
+import io.idem.core.spi.ProviderAdapter;
+import io.idem.core.spi.ReconcileAnswer;
+import java.math.BigDecimal;
+import java.time.Duration;
+
+/**
+ * A job adapter whose generations are counted, timed and priced (the adapter's own classification,
+ * before the engine decides the job's move). Look-ups, cancels and health checks pass through.
+ */
+final class MeteredAdapter implements ProviderAdapter {
+    private final ProviderSettings provider;
+    private final ProviderAdapter adapter;
+    private final Metrics metrics;
+
+    MeteredAdapter(ProviderSettings provider, ProviderAdapter adapter, Metrics metrics) {
+        this.provider = provider;
+        this.adapter = adapter;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public Outcome generate(GenerationCall call) {
+        long started = System.nanoTime();
+        Outcome outcome = adapter.generate(call);
+        Duration latency = Duration.ofNanos(System.nanoTime() - started);
+        metrics.jobAttemptEnded(provider.name(), call.vendorModel(), outcome, latency, cost(outcome, call));
+        return outcome;
+    }
+
+    /** What the attempt bills as the audit counts it: the vendor's stated cost, else the configured price. */
+    private BigDecimal cost(Outcome outcome, GenerationCall call) {
+        return switch (outcome.billable()) {
+            case NO -> BigDecimal.ZERO;
+            case YES, UNKNOWN ->
+                outcome instanceof Outcome.Confirmed c && c.costUsd() != null
+                        ? c.costUsd()
+                        : provider.pricing().cost(Usage.images(call.n()));
+        };
+    }
+
+    @Override
+    public ReconcileAnswer reconcile(AttemptRef attempt) {
+        return adapter.reconcile(attempt);
+    }
+
+    @Override
+    public CancelAnswer cancel(AttemptRef attempt) {
+        return adapter.cancel(attempt);
+    }
+
+    @Override
+    public HealthAnswer health() {
+        return adapter.health();
+    }
+}
