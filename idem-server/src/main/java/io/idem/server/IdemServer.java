@@ -12,6 +12,7 @@ import io.idem.postgres.Database;
 import io.idem.postgres.EmbeddedDatabase;
 import io.idem.postgres.PgChatAudit;
 import io.idem.providers.fake.FakeVendorServer;
+import io.idem.server.alerts.Alerts;
 import io.idem.server.assets.FileAssetStore;
 import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
@@ -111,6 +112,7 @@ public final class IdemServer implements AutoCloseable {
                             metrics)));
         }
         watch(config, metrics, stores, routing, clock);
+        resources.push(Alerts.start(config.alerts(), stores.alerts(), redactor, clock));
         config.http()
                 .metricsPort()
                 .ifPresent(

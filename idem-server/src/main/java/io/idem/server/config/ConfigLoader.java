@@ -67,7 +67,21 @@ public final class ConfigLoader {
                 routing.routing(),
                 routing.inProcessFakes(),
                 engine(s, worker),
-                routing.chat());
+                routing.chat(),
+                AlertsReader.read(alertsNode(root)));
+    }
+
+    /** The {@code alerts:} block, or {@code ALERTS_JSON} when set (it wins, as the environment does). */
+    private JsonNode alertsNode(ObjectNode root) {
+        String json = env.get("ALERTS_JSON");
+        if (json == null || json.isBlank()) {
+            return root.get("alerts");
+        }
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new ConfigException("ALERTS_JSON is not valid JSON");
+        }
     }
 
     private IdemConfig.Http http(ObjectNode root, Settings s) {

@@ -7,6 +7,7 @@ import io.idem.core.routing.Routing;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import java.util.Set;
  *
  * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
  * @param chat chat models, chat-only providers and lane policies for {@code /v1/chat/completions}
+ * @param alerts where operators hear about incidents, and the quiet period that keeps flaps out
  */
 public record IdemConfig(
         NodeRole role,
@@ -28,7 +30,8 @@ public record IdemConfig(
         Routing routing,
         Set<String> inProcessFakes,
         Engine engine,
-        ChatRouting chat) {
+        ChatRouting chat,
+        AlertSettings alerts) {
 
     public IdemConfig {
         Objects.requireNonNull(role, "role");
@@ -39,6 +42,7 @@ public record IdemConfig(
         inProcessFakes = Set.copyOf(inProcessFakes);
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(chat, "chat");
+        Objects.requireNonNull(alerts, "alerts");
     }
 
     /** The configuration as {@link #describe()} renders it: a record's own rendering would print secrets. */
@@ -57,6 +61,12 @@ public record IdemConfig(
         secrets.secret().ifPresent(value -> values.put("IDEM_SECRET", value));
         secrets.bootstrapKey().ifPresent(value -> values.put("IDEM_BOOTSTRAP_KEY", value));
         secrets.metricsToken().ifPresent(value -> values.put("IDEM_METRICS_TOKEN", value));
+        for (AlertSettings.Channel channel : alerts.channels()) {
+            List<String> secret = channel.secrets();
+            for (int i = 0; i < secret.size(); i++) {
+                values.put("alerts channel '" + channel.name() + "' secret " + (i + 1), secret.get(i));
+            }
+        }
         storage.databaseUrl().flatMap(IdemConfig::databasePassword).ifPresent(raw -> {
             values.put("IDEM_DATABASE_URL password", raw);
             values.put(
@@ -243,6 +253,11 @@ public record IdemConfig(
         routing.lanes()
                 .forEach((lane, members) ->
                         out.append(" lane.").append(lane).append("=").append(members));
+        out.append(" alerts=")
+                .append(alerts.channels().stream()
+                        .map(c ->
+                                c.name() + "[" + c.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + "]")
+                        .toList());
         return out.toString();
     }
 

@@ -2,6 +2,7 @@ package io.idem.server.wiring;
 
 import io.idem.core.breaker.BreakerStore;
 import io.idem.core.budget.SpendStore;
+import io.idem.core.spi.AlertLedger;
 import io.idem.core.spi.ApiKeys;
 import io.idem.core.spi.AuditLog;
 import io.idem.core.spi.BacklogReads;
@@ -14,6 +15,7 @@ import io.idem.core.spi.KeySpend;
 import io.idem.core.spi.ReviewStore;
 import io.idem.core.spi.Webhooks;
 import io.idem.postgres.Database;
+import io.idem.postgres.PgAlertLedger;
 import io.idem.postgres.PgApiKeys;
 import io.idem.postgres.PgAuditLog;
 import io.idem.postgres.PgBacklogReads;
@@ -39,7 +41,8 @@ public record Stores(
         KeySpend keySpend,
         BreakerStore breakers,
         ChatIdempotencyStore chatKeys,
-        BacklogReads backlog) {
+        BacklogReads backlog,
+        AlertLedger alerts) {
 
     /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
     public record Jobs(
@@ -67,6 +70,7 @@ public record Stores(
                 spend,
                 new PgBreakerStore(db),
                 new PgChatIdempotency(db),
-                new PgBacklogReads(db));
+                new PgBacklogReads(db),
+                new PgAlertLedger(db));
     }
 }
