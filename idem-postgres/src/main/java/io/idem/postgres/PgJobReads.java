@@ -111,9 +111,14 @@ public final class PgJobReads implements JobReads {
                     SELECT provider, count(*) AS calls,
                            COALESCE(sum(cost_usd) FILTER (WHERE billable = 'yes'), 0) AS billed,
                            count(*) FILTER (WHERE billable = 'unknown') AS unknown_calls
-                      FROM provider_attempts WHERE started_at >= ? GROUP BY provider
+                      FROM (SELECT provider, cost_usd, billable FROM provider_attempts WHERE started_at >= ?
+                            UNION ALL
+                            SELECT provider, cost_usd, billable FROM chat_attempts
+                             WHERE started_at >= ? AND outcome <> 'skipped') calls
+                     GROUP BY provider
                     """)) {
                 ps.setTimestamp(1, JobRows.timestamp(since));
+                ps.setTimestamp(2, JobRows.timestamp(since));
                 Map<String, Spend> out = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -139,9 +144,15 @@ public final class PgJobReads implements JobReads {
                     SELECT provider, count(*) AS calls,
                            count(*) FILTER (WHERE error_class IN ('unavailable', 'unconfirmed')) AS errors,
                            percentile_disc(0.95) WITHIN GROUP (ORDER BY latency_ms) AS p95
-                      FROM provider_attempts WHERE started_at >= ? GROUP BY provider
+                      FROM (SELECT provider, error_class, latency_ms FROM provider_attempts WHERE started_at >= ?
+                            UNION ALL
+                            -- a stream's latency is its time to the first token
+                            SELECT provider, outcome, CASE WHEN stream THEN first_token_ms ELSE latency_ms END
+                              FROM chat_attempts WHERE started_at >= ? AND outcome <> 'skipped') calls
+                     GROUP BY provider
                     """)) {
                 ps.setTimestamp(1, JobRows.timestamp(since));
+                ps.setTimestamp(2, JobRows.timestamp(since));
                 Map<String, Health> out = new HashMap<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {

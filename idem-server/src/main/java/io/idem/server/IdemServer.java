@@ -106,7 +106,7 @@ public final class IdemServer implements AutoCloseable {
                             secret,
                             routing,
                             assets,
-                            chat.api(),
+                            chat,
                             clock,
                             this::databaseReachable,
                             metrics)));

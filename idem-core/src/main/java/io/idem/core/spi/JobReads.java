@@ -30,10 +30,16 @@ public interface JobReads {
     /** A stored file, the job and owner it belongs to, and its content type. */
     record AssetFile(UUID id, UUID jobId, String owner, String mimeType, String location) {}
 
-    /** Per provider since a time: calls, billed spend, and calls whose billing is unknown. */
+    /**
+     * Per provider since a time, job and chat attempts together (a skipped chat model made no call):
+     * calls, billed spend, and calls whose billing is unknown.
+     */
     record Spend(String provider, long calls, BigDecimal billedUsd, long unknownCalls) {}
 
-    /** Recent health of one provider from the audit: calls, failures that count, p95 latency. */
+    /**
+     * Recent health of one provider from the job and chat audit: calls, failures that count
+     * (unavailable, unconfirmed), p95 latency (for a streamed chat attempt, its time to the first token).
+     */
     record Health(String provider, long calls, long errors, Optional<Long> p95LatencyMs) {}
 
     Optional<Job> find(UUID id, String owner);

@@ -1,7 +1,7 @@
 package io.idem.server.console;
 
 import io.idem.core.breaker.BreakerSnapshot;
-import io.idem.core.engine.ProviderRegistry;
+import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.JobReads;
 import io.idem.server.providers.ProviderFacts;
 import io.javalin.http.Context;
@@ -38,24 +38,21 @@ final class ProvidersPage {
         Map<String, JobReads.Spend> spend = facts.spendToday(now);
         Map<String, JobReads.Health> recent = facts.recentHealth(now);
         List<Views.ProviderView> rows = new ArrayList<>();
-        facts.registry()
-                .all()
-                .forEach((name, provider) -> rows.add(row(name, provider, spend.get(name), recent.get(name))));
+        facts.providers().forEach((name, settings) -> rows.add(row(name, settings, spend.get(name), recent.get(name))));
         pages.page(
                 ctx,
                 "providers.jte",
                 new Views.ProvidersView(ConsolePages.frame(visitor, "Providers", "providers"), rows));
     }
 
-    private Views.ProviderView row(
-            String name, ProviderRegistry.Provider provider, JobReads.Spend s, JobReads.Health h) {
-        var health = facts.sentinel().last(name);
+    private Views.ProviderView row(String name, ProviderSettings settings, JobReads.Spend s, JobReads.Health h) {
+        var health = facts.health(name);
         var budget = facts.gate().budgets().status(name);
         BreakerSnapshot breaker = facts.gate().breakers().snapshot(name);
         return new Views.ProviderView(
                 name,
-                provider.settings().adapter(),
-                provider.settings().enabled(),
+                settings.adapter(),
+                settings.enabled(),
                 String.join(", ", facts.lanesOf(name)),
                 new Views.HealthView(
                         health.map(r -> r.answer().healthy() ? "healthy" : "unhealthy")

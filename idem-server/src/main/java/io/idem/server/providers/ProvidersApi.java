@@ -1,6 +1,6 @@
 package io.idem.server.providers;
 
-import io.idem.core.engine.ProviderRegistry;
+import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.JobReads;
 import io.idem.server.http.Auth;
 import io.idem.server.http.Feature;
@@ -33,18 +33,16 @@ public final class ProvidersApi implements Feature {
         Map<String, JobReads.Spend> spend = facts.spendToday(facts.clock().instant());
         Map<String, JobReads.Health> recent = facts.recentHealth(facts.clock().instant());
         List<Map<String, Object>> data = new ArrayList<>();
-        facts.registry()
-                .all()
-                .forEach((name, provider) -> data.add(provider(name, provider, spend.get(name), recent.get(name))));
+        facts.providers()
+                .forEach((name, settings) -> data.add(provider(name, settings, spend.get(name), recent.get(name))));
         Json.write(ctx, Map.of("data", data));
     }
 
-    private Map<String, Object> provider(
-            String name, ProviderRegistry.Provider provider, JobReads.Spend s, JobReads.Health h) {
-        var settings = provider.settings();
+    private Map<String, Object> provider(String name, ProviderSettings settings, JobReads.Spend s, JobReads.Health h) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("name", name);
         out.put("adapter", settings.adapter());
+        out.put("chat_only", facts.isChatOnly(name));
         out.put("enabled", settings.enabled());
         out.put("default_model", settings.defaultModel());
         out.put("models", settings.models().keySet());
@@ -68,8 +66,7 @@ public final class ProvidersApi implements Feature {
     /** The sentinel's last check of the provider. */
     private Map<String, Object> health(String name) {
         Map<String, Object> health = new LinkedHashMap<>();
-        facts.sentinel()
-                .last(name)
+        facts.health(name)
                 .ifPresentOrElse(
                         last -> {
                             health.put("healthy", last.answer().healthy());

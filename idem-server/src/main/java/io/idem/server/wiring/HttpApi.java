@@ -7,7 +7,7 @@ import io.idem.server.assets.AssetLinks;
 import io.idem.server.assets.AssetsApi;
 import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
-import io.idem.server.chat.ChatApi;
+import io.idem.server.chat.ChatNode;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.console.Console;
 import io.idem.server.hooks.HooksApi;
@@ -48,7 +48,7 @@ public final class HttpApi {
             ServerSecret secret,
             Routing routing,
             AssetStore assets,
-            ChatApi chat,
+            ChatNode chat,
             InstantSource clock,
             BooleanSupplier ready,
             Metrics metrics) {}
@@ -74,7 +74,14 @@ public final class HttpApi {
         var desk = new JobDesk(requests, submissions(config, parts), reads, links);
         Engine engine = parts.engine();
         var facts = new ProviderFacts(
-                engine.registry(), parts.routing(), reads, engine.gate(), engine.sentinel(), parts.clock());
+                engine.registry(),
+                parts.routing(),
+                reads,
+                engine.gate(),
+                engine.sentinel(),
+                parts.clock(),
+                config.chat().chatOnlyProviders(),
+                parts.chat().sentinel());
         long maxBytes = config.http().maxRequestBytes();
         return List.of(
                 new JobsApi(auth, desk, maxBytes),
@@ -86,7 +93,7 @@ public final class HttpApi {
                 new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
                 new ProvidersApi(auth, facts),
                 new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
-                parts.chat().routes(auth, maxBytes),
+                parts.chat().api().routes(auth, maxBytes),
                 new AssetsApi(auth, reads, parts.assets(), links),
                 new Console(new Console.Parts(
                         new Console.SignIn(
