@@ -16,6 +16,7 @@ import io.idem.server.http.Feature;
 import io.idem.server.http.IdempotencyKey;
 import io.idem.server.http.Json;
 import io.idem.server.http.KeyBudget;
+import io.idem.server.http.RetryAdvice;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.time.InstantSource;
@@ -38,6 +39,7 @@ public final class ChatApi {
     private final ChatRequestReader reader;
     private final KeyBudget budget;
     private final ChatIdempotency idempotency;
+    private final ChatFailures failures;
     private final InstantSource clock;
 
     ChatApi(
@@ -46,12 +48,14 @@ public final class ChatApi {
             ChatRequestReader reader,
             KeyBudget budget,
             ChatIdempotency idempotency,
+            ChatFailures failures,
             InstantSource clock) {
         this.engine = engine;
         this.routing = routing;
         this.reader = reader;
         this.budget = budget;
         this.idempotency = idempotency;
+        this.failures = failures;
         this.clock = clock;
     }
 
@@ -74,13 +78,14 @@ public final class ChatApi {
                     ChatReplay.replay(ctx, call, finished);
                     return;
                 }
-                case ChatIdempotencyStore.Claim.InUse inUse -> {
-                    ctx.header("Retry-After", Long.toString(idempotency.retryAfterSeconds(inUse.lockedUntil())));
+                case ChatIdempotencyStore.Claim.InUse inUse ->
+                    // The running call frees its key if it fails: an SDK's retry could then call again.
                     throw new ApiError(
                             409,
                             "idempotency_key_in_use",
-                            "a call with this Idempotency-Key is still running; retry later");
-                }
+                            "a call with this Idempotency-Key is still running; retry later",
+                            Map.of(),
+                            RetryAdvice.neverBefore(idempotency.retryAfter(inUse.lockedUntil())));
                 case ChatIdempotencyStore.Claim.Reused reused ->
                     throw new ApiError(
                             409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
@@ -136,14 +141,14 @@ public final class ChatApi {
                 ctx.status(200).contentType("application/json").result(text);
                 yield new ChatIdempotency.Stored(text, served.model().name(), attempts);
             }
-            case ChainResult.Failed failed -> throw ChatFailures.error(ctx, call.chain(), failed);
+            case ChainResult.Failed failed -> throw failures.error(ctx, call.chain(), failed);
         };
     }
 
     private Optional<ChatIdempotency.Stored> stream(Context ctx, ParsedCall call, ChatCaller caller) {
         StreamStart start = engine.stream(call.chain(), call.request(), caller);
         return switch (start) {
-            case ChainResult.Failed failed -> throw ChatFailures.error(ctx, call.chain(), failed);
+            case ChainResult.Failed failed -> throw failures.error(ctx, call.chain(), failed);
             case LockedStream locked -> {
                 try (locked) {
                     yield new ChatStreamer(

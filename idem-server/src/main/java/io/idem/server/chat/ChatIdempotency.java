@@ -45,10 +45,10 @@ final class ChatIdempotency {
         store.release(digest);
     }
 
-    /** Seconds a client should wait before asking again for a key held until {@code lockedUntil}. */
-    long retryAfterSeconds(Instant lockedUntil) {
+    /** How long a client should wait before asking again for a key held until {@code lockedUntil}: 1..5 s. */
+    Duration retryAfter(Instant lockedUntil) {
         long seconds = Duration.between(clock.instant(), lockedUntil).toSeconds();
-        return Math.max(1, Math.min(seconds, 5));
+        return Duration.ofSeconds(Math.max(1, Math.min(seconds, 5)));
     }
 
     /** A finished call's answer as it is kept for replay. */

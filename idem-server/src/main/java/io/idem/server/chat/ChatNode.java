@@ -124,6 +124,7 @@ public final class ChatNode implements AutoCloseable {
                 reader,
                 new KeyBudget(parts.stores().spend(), parts.clock()),
                 new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
+                new ChatFailures(parts.gate().breakers(), parts.clock()),
                 parts.clock());
         startHealth(parts, adapters);
         log.info("chat models: {}", models.keySet());

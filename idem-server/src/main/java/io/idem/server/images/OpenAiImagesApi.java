@@ -15,6 +15,7 @@ import io.idem.server.http.Caller;
 import io.idem.server.http.Feature;
 import io.idem.server.http.IdempotencyKey;
 import io.idem.server.http.Json;
+import io.idem.server.http.RetryAdvice;
 import io.idem.server.jobs.JobDesk;
 import io.idem.server.jobs.JobRequests;
 import io.idem.server.jobs.JobsApi;
@@ -92,6 +93,8 @@ public final class OpenAiImagesApi implements Feature {
         }
         Job job = awaitEnd(accepted.jobId(), caller);
         ctx.header("Idem-Job-Id", job.id().toString());
+        // A job exists from here on: its answer, pending or failed, must not be retried into a second one.
+        RetryAdvice.NEVER.apply(ctx);
         switch (job.state()) {
             case SUCCEEDED -> Json.write(ctx, success(ctx, job, format));
             case FAILED -> throw failure(job);

@@ -13,6 +13,7 @@ import io.idem.server.http.Feature;
 import io.idem.server.http.IdempotencyKey;
 import io.idem.server.http.Ids;
 import io.idem.server.http.Json;
+import io.idem.server.http.RetryAdvice;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
@@ -55,6 +56,8 @@ public final class JobsApi implements Feature {
         String key = IdempotencyKey.from(ctx);
         JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of(), JobsApi.asker(caller));
         JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        // Every job answer is about a job that exists: a retry could only make a second, paid one.
+        RetryAdvice.NEVER.apply(ctx);
         switch (accepted) {
             case JobIntake.Accepted.Created created -> {
                 ctx.status(202).header("Location", "/v1/jobs/" + created.jobId());
