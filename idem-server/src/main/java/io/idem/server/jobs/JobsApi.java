@@ -53,9 +53,9 @@ public final class JobsApi implements Feature {
 
     private void create(Context ctx) {
         Caller caller = auth.require(ctx);
-        String key = IdempotencyKey.from(ctx);
+        IdempotencyKey.from(ctx); // a malformed key is refused before the body is read
         JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of(), JobsApi.asker(caller));
-        JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        JobIntake.Accepted accepted = submissions.submit(ctx, caller, spec);
         // Every job answer is about a job that exists: a retry could only make a second, paid one.
         RetryAdvice.NEVER.apply(ctx);
         switch (accepted) {
