@@ -133,8 +133,10 @@ public final class IdemServer implements AutoCloseable {
                 routing,
                 new ChatNode.Stores(stores.chatKeys(), stores.keySpend(), audit),
                 engine.gate(),
-                secret,
-                config.engine().idempotencyRetention(),
+                new ChatNode.Replays(
+                        secret,
+                        config.engine().idempotencyRetention(),
+                        io.idem.server.wiring.HttpApi.retryMerge(config)),
                 config.engine().healthEvery(),
                 clock,
                 vendor.keys(),

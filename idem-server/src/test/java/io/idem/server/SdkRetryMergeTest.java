@@ -2,14 +2,9 @@ package io.idem.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -146,25 +141,7 @@ class SdkRetryMergeTest {
     @Test
     void concurrentIdenticalRetriesMakeOneJob() throws Exception {
         int threads = 12;
-        CountDownLatch go = new CountDownLatch(1);
-        List<CompletableFuture<TestServer.Reply>> replies = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
-            for (int i = 0; i < threads; i++) {
-                replies.add(CompletableFuture.supplyAsync(
-                        () -> {
-                            try {
-                                go.await();
-                            } catch (InterruptedException e) {
-                                Thread.currentThread().interrupt();
-                            }
-                            return job(server, ADMIN, "racing retries", attempt(1, "600"));
-                        },
-                        pool));
-            }
-            go.countDown();
-        }
-        List<TestServer.Reply> done =
-                replies.stream().map(CompletableFuture::join).toList();
+        List<TestServer.Reply> done = Race.of(threads, () -> job(server, ADMIN, "racing retries", attempt(1, "600")));
         assertThat(done.stream().filter(r -> r.status() == 202)).hasSize(1);
         assertThat(done.stream().filter(r -> r.status() == 200)).hasSize(threads - 1);
         assertThat(done.stream().map(r -> r.body().get("id").asText()).distinct())

@@ -109,7 +109,8 @@ public final class ApiErrors {
         return id == null ? "unknown" : id.toString();
     }
 
-    static void render(Context ctx, ApiError e) {
+    /** Answers with {@code e} in the error shape, with its retry advice. */
+    public static void render(Context ctx, ApiError e) {
         ctx.status(e.status());
         e.retry().apply(ctx);
         Json.write(ctx, shape(e.code(), e.getMessage(), requestId(ctx), e.extra()));
