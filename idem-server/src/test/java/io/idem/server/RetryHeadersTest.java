@@ -118,7 +118,7 @@ class RetryHeadersTest {
         String key = created.body().get("key").asText();
         server.send("PATCH", "/v1/admin/keys/" + id, ADMIN, "{\"daily_budget_usd\":\"0.00001\"}", Map.of());
         server.send("POST", "/v1/chat/completions", key, "{\"model\":\"fake-chat-a\"," + HELLO + "}", Map.of());
-        awaitChatAudit();
+        server.awaitChatAudit();
         var blocked =
                 server.send("POST", "/v1/chat/completions", key, "{\"model\":\"fake-chat-a\"," + HELLO + "}", Map.of());
         assertThat(blocked.status()).as(blocked.raw()).isEqualTo(429);
@@ -151,16 +151,6 @@ class RetryHeadersTest {
                     .isPositive()
                     .isLessThanOrEqualTo(60_000);
             assertThat(Long.parseLong(closed.header("Retry-After"))).isEqualTo((millis + 999) / 1000);
-        }
-    }
-
-    private static void awaitChatAudit() {
-        try {
-            assertThat(server.node().chat().audit().awaitWritten(java.time.Duration.ofSeconds(10)))
-                    .isTrue();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }
