@@ -145,6 +145,9 @@ public final class PgApiKeys implements ApiKeys {
     }
 
     private static ApiKey map(ResultSet rs) throws SQLException {
+        int dedupeSeconds = rs.getInt("dedupe_window_seconds");
+        Optional<java.time.Duration> dedupeWindow =
+                rs.wasNull() ? Optional.empty() : Optional.of(java.time.Duration.ofSeconds(dedupeSeconds));
         return new ApiKey(
                 rs.getObject("id", UUID.class),
                 rs.getString("prefix"),
@@ -157,7 +160,8 @@ public final class PgApiKeys implements ApiKeys {
                         Optional.ofNullable(rs.getString("jurisdiction")),
                         Optional.ofNullable(rs.getBigDecimal("daily_budget_usd")),
                         Optional.ofNullable(rs.getBigDecimal("monthly_budget_usd")),
-                        Optional.ofNullable(rs.getString("failover_defaults"))));
+                        Optional.ofNullable(rs.getString("failover_defaults")),
+                        dedupeWindow));
     }
 
     /** One statement; an absent attribute keeps its column through {@code CASE WHEN}. */
@@ -170,7 +174,8 @@ public final class PgApiKeys implements ApiKeys {
                            jurisdiction = CASE WHEN ? THEN ? ELSE jurisdiction END,
                            daily_budget_usd = CASE WHEN ? THEN ? ELSE daily_budget_usd END,
                            monthly_budget_usd = CASE WHEN ? THEN ? ELSE monthly_budget_usd END,
-                           failover_defaults = CASE WHEN ? THEN ?::jsonb ELSE failover_defaults END
+                           failover_defaults = CASE WHEN ? THEN ?::jsonb ELSE failover_defaults END,
+                           dedupe_window_seconds = CASE WHEN ? THEN ? ELSE dedupe_window_seconds END
                      WHERE id = ? AND revoked_at IS NULL
                     RETURNING *
                     """)) {
@@ -199,7 +204,17 @@ public final class PgApiKeys implements ApiKeys {
                         attributes.failoverDefaults() == null
                                 ? null
                                 : attributes.failoverDefaults().orElse(null));
-                ps.setObject(10, id);
+                ps.setBoolean(10, attributes.dedupeWindow() != null);
+                ps.setObject(
+                        11,
+                        attributes.dedupeWindow() == null
+                                ? null
+                                : attributes
+                                        .dedupeWindow()
+                                        .map(w -> (int) w.toSeconds())
+                                        .orElse(null),
+                        java.sql.Types.INTEGER);
+                ps.setObject(12, id);
                 try (ResultSet rs = ps.executeQuery()) {
                     return rs.next() ? Optional.of(map(rs)) : Optional.empty();
                 }

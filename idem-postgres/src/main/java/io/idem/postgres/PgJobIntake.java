@@ -16,7 +16,9 @@ import java.util.UUID;
  * Accepts jobs durably: the job, its {@code job.created} event and its idempotency key are written
  * by one statement in one commit, before the client hears 202 (DESIGN §4). A second request with
  * the same key finds the first one's row (the unique index makes it wait for that commit) and
- * compares request hashes. Thread-safe.
+ * compares request hashes. A key whose accept is older than the claim's {@code countsFrom} is
+ * taken over in the same statement (an implicit key of a keyless request past its merge window).
+ * Thread-safe.
  */
 public final class PgJobIntake implements JobIntake {
     private final Database db;
@@ -45,12 +47,13 @@ public final class PgJobIntake implements JobIntake {
 
     private static final String ACCEPT_WITH_KEY = """
             WITH key AS (
-                INSERT INTO idempotency_keys (digest, owner, request_hash, job_id, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO idempotency_keys (digest, owner, request_hash, job_id, created_at, expires_at, request_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (digest) DO UPDATE
                    SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id,
-                       created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-                 WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+                       created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
+                       request_id = EXCLUDED.request_id
+                 WHERE idempotency_keys.expires_at <= EXCLUDED.created_at OR idempotency_keys.created_at < ?
                 RETURNING job_id
             ), job AS (%s WHERE EXISTS (SELECT 1 FROM key) RETURNING id, candidates, created_at),
                event AS (%s FROM job)
@@ -58,7 +61,7 @@ public final class PgJobIntake implements JobIntake {
             """.formatted(INSERT_JOB, INSERT_EVENT);
 
     private static final String FIND_KEY = """
-            SELECT request_hash, job_id FROM idempotency_keys WHERE digest = ? FOR SHARE
+            SELECT request_hash, job_id, request_id FROM idempotency_keys WHERE digest = ? FOR SHARE
             """;
 
     @Override
@@ -82,7 +85,9 @@ public final class PgJobIntake implements JobIntake {
                 ps.setObject(4, jobId);
                 ps.setTimestamp(5, JobRows.timestamp(now));
                 ps.setTimestamp(6, JobRows.timestamp(now.plus(key.retention())));
-                int next = bindJob(c, ps, 7, jobId, owner, apiKeyId, spec, now);
+                ps.setString(7, key.requestId());
+                ps.setTimestamp(8, JobRows.timestamp(key.countsFrom()));
+                int next = bindJob(c, ps, 9, jobId, owner, apiKeyId, spec, now);
                 bindEvent(c, ps, next, owner, spec);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
@@ -103,7 +108,7 @@ public final class PgJobIntake implements JobIntake {
                 }
                 UUID original = rs.getObject("job_id", UUID.class);
                 return Arrays.equals(rs.getBytes("request_hash"), key.requestHash())
-                        ? new Accepted.Replayed(original)
+                        ? new Accepted.Replayed(original, java.util.Optional.ofNullable(rs.getString("request_id")))
                         : new Accepted.KeyReused(original);
             }
         }

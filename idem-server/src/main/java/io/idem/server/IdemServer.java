@@ -162,8 +162,10 @@ public final class IdemServer implements AutoCloseable {
                         audit,
                         vendor.metrics().chatAudit()),
                 engine.gate(),
-                secret,
-                config.engine().idempotencyRetention(),
+                new ChatNode.Replays(
+                        secret,
+                        config.engine().idempotencyRetention(),
+                        io.idem.server.wiring.HttpApi.retryMerge(config)),
                 config.engine().healthEvery(),
                 clock,
                 vendor.keys(),

@@ -118,6 +118,18 @@ public final class TestServer implements AutoCloseable {
         return reply.body().get("key").asText();
     }
 
+    /** Waits until every chat attempt so far is committed to the audit. */
+    public void awaitChatAudit() {
+        try {
+            if (!server.chat().audit().awaitWritten(Duration.ofSeconds(10))) {
+                throw new IllegalStateException("the chat audit did not commit in time");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() {
         server.close();

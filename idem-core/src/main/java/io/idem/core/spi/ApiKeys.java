@@ -20,22 +20,27 @@ public interface ApiKeys {
      * Optional.empty()} clears it.
      *
      * @param failoverDefaults the key's default chat chain as JSON (validated by the caller)
+     * @param dedupeWindow the key's opt-in merge window for keyless requests, whole seconds
      */
     record Attributes(
             Boolean adultApproved,
             Optional<String> jurisdiction,
             Optional<BigDecimal> dailyBudgetUsd,
             Optional<BigDecimal> monthlyBudgetUsd,
-            Optional<String> failoverDefaults) {
+            Optional<String> failoverDefaults,
+            Optional<java.time.Duration> dedupeWindow) {
 
-        /** Without touching the chat failover defaults. */
+        /** Without touching the chat failover defaults or the dedupe window. */
         public Attributes(
                 Boolean adultApproved,
                 Optional<String> jurisdiction,
                 Optional<BigDecimal> dailyBudgetUsd,
                 Optional<BigDecimal> monthlyBudgetUsd) {
-            this(adultApproved, jurisdiction, dailyBudgetUsd, monthlyBudgetUsd, null);
+            this(adultApproved, jurisdiction, dailyBudgetUsd, monthlyBudgetUsd, null, null);
         }
+
+        /** Setting nothing: every attribute stays as it is. */
+        public static final Attributes UNCHANGED = new Attributes(null, null, null, null, null, null);
     }
 
     ApiKey insert(UUID id, String prefix, byte[] secretHash, String owner, Role role, Instant now);

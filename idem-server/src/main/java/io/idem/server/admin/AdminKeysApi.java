@@ -11,6 +11,7 @@ import io.idem.server.http.Ids;
 import io.idem.server.http.Json;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -47,8 +48,15 @@ public final class AdminKeysApi implements Feature {
         } catch (IllegalArgumentException e) {
             throw ApiError.badRequest("invalid_role", e.getMessage());
         }
+        java.util.Optional<java.time.Duration> dedupe = dedupeWindow(body);
         KeyService.Issued issued = keys.issue(owner, role);
-        Map<String, Object> out = render(issued.key());
+        ApiKey key = dedupe == null
+                ? issued.key()
+                : keys.update(
+                                issued.key().id(),
+                                new io.idem.core.spi.ApiKeys.Attributes(null, null, null, null, null, dedupe))
+                        .orElseThrow();
+        Map<String, Object> out = render(key);
         out.put("key", issued.secret());
         ctx.status(201);
         Json.write(ctx, out);
@@ -70,7 +78,33 @@ public final class AdminKeysApi implements Feature {
         ctx.status(204);
     }
 
-    private static final java.util.Set<String> CREATE_FIELDS = java.util.Set.of("owner", "role");
+    private static final java.util.Set<String> CREATE_FIELDS = java.util.Set.of("owner", "role", "dedupe_window");
+
+    /** The longest opt-in dedupe window, in seconds (one day; documented in docs/api.md). */
+    static final int MAX_DEDUPE_WINDOW_SECONDS = 86_400;
+
+    /**
+     * {@code dedupe_window}: {@code null} when absent (leave as is), empty for JSON null (clear), else
+     * whole seconds 1..{@value #MAX_DEDUPE_WINDOW_SECONDS}.
+     */
+    private static java.util.Optional<java.time.Duration> dedupeWindow(JsonNode body) {
+        if (!body.has("dedupe_window")) {
+            return null;
+        }
+        JsonNode node = body.get("dedupe_window");
+        if (node.isNull()) {
+            return java.util.Optional.empty();
+        }
+        if (!node.isIntegralNumber()
+                || !node.canConvertToInt()
+                || node.asInt() < 1
+                || node.asInt() > MAX_DEDUPE_WINDOW_SECONDS) {
+            throw ApiError.badRequest(
+                    "invalid_dedupe_window",
+                    "dedupe_window must be whole seconds 1.." + MAX_DEDUPE_WINDOW_SECONDS + " or null, was " + node);
+        }
+        return java.util.Optional.of(java.time.Duration.ofSeconds(node.asInt()));
+    }
 
     /** A field this route does not know is refused, not ignored: a typo must not pass for a setting. */
     private static void refuseUnknown(JsonNode body, java.util.Set<String> known) {
@@ -83,7 +117,12 @@ public final class AdminKeysApi implements Feature {
     }
 
     private static final java.util.Set<String> ATTRIBUTES = java.util.Set.of(
-            "adult_approved", "jurisdiction", "daily_budget_usd", "monthly_budget_usd", "failover_defaults");
+            "adult_approved",
+            "jurisdiction",
+            "daily_budget_usd",
+            "monthly_budget_usd",
+            "failover_defaults",
+            "dedupe_window");
 
     private void update(Context ctx) {
         auth.require(ctx, Role.ADMIN);
@@ -116,7 +155,8 @@ public final class AdminKeysApi implements Feature {
                         // the chat chain used when a call names none (validated: up to 3 models, timeouts, on)
                         body.has("failover_defaults")
                                 ? io.idem.server.chat.FailoverDefaultsJson.validate(body.get("failover_defaults"))
-                                : null));
+                                : null,
+                        dedupeWindow(body)));
         Json.write(ctx, render(updated.orElseThrow(() -> ApiError.notFound("key"))));
     }
 
@@ -188,6 +228,7 @@ public final class AdminKeysApi implements Feature {
         out.put(
                 "failover_defaults",
                 key.failoverDefaults().map(AdminKeysApi::jsonOf).orElse(null));
+        out.put("dedupe_window", key.dedupeWindow().map(Duration::toSeconds).orElse(null));
         return out;
     }
 }

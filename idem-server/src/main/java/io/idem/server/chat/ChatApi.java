@@ -10,6 +10,7 @@ import io.idem.core.chat.LockedStream;
 import io.idem.core.chat.StreamStart;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.server.http.ApiError;
+import io.idem.server.http.ApiErrors;
 import io.idem.server.http.Auth;
 import io.idem.server.http.Caller;
 import io.idem.server.http.Feature;
@@ -38,6 +39,7 @@ public final class ChatApi {
     private final ChatRequestReader reader;
     private final KeyBudget budget;
     private final ChatIdempotency idempotency;
+    private final ChatFailures failures;
     private final InstantSource clock;
 
     ChatApi(
@@ -46,12 +48,14 @@ public final class ChatApi {
             ChatRequestReader reader,
             KeyBudget budget,
             ChatIdempotency idempotency,
+            ChatFailures failures,
             InstantSource clock) {
         this.engine = engine;
         this.routing = routing;
         this.reader = reader;
         this.budget = budget;
         this.idempotency = idempotency;
+        this.failures = failures;
         this.clock = clock;
     }
 
@@ -65,26 +69,13 @@ public final class ChatApi {
         String key = IdempotencyKey.from(ctx);
         JsonNode body = Json.readObject(ctx, maxBytes);
         ParsedCall call = reader.read(body, FailoverDefaultsJson.of(caller.key().failoverDefaults()));
-        byte[] held = null;
-        if (key != null) {
-            byte[] digest = idempotency.digest(caller, key);
-            switch (idempotency.claim(digest, caller, call.hash(), call.chain().deadline())) {
-                case ChatIdempotencyStore.Claim.Claimed claimed -> held = digest;
-                case ChatIdempotencyStore.Claim.Finished finished -> {
-                    ChatReplay.replay(ctx, call, finished);
-                    return;
-                }
-                case ChatIdempotencyStore.Claim.InUse inUse -> {
-                    ctx.header("Retry-After", Long.toString(idempotency.retryAfterSeconds(inUse.lockedUntil())));
-                    throw new ApiError(
-                            409,
-                            "idempotency_key_in_use",
-                            "a call with this Idempotency-Key is still running; retry later");
-                }
-                case ChatIdempotencyStore.Claim.Reused reused ->
-                    throw new ApiError(
-                            409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
+        Optional<ChatIdempotency.Hold> hold;
+        switch (idempotency.enter(ctx, caller, key, call)) {
+            case ChatIdempotency.Entry.Replay replay -> {
+                ChatReplay.replay(ctx, call, replay.finished());
+                return;
             }
+            case ChatIdempotency.Entry.Run run -> hold = run.hold();
         }
         ChatCaller chatCaller = new ChatCaller(
                 UUID.randomUUID(),
@@ -93,23 +84,18 @@ public final class ChatApi {
                 call.lane(),
                 routing.unconfirmed(call.lane()),
                 call.simulate());
-        Optional<ChatIdempotency.Stored> stored = Optional.empty();
+        Optional<ChatIdempotencyStore.Answer> answer = Optional.empty();
         try {
             // After the replay check: a replay is free, even for a key that has spent its budget.
             budget.check(caller, OPENAI_QUOTA);
-            stored = call.stream() ? stream(ctx, call, chatCaller) : Optional.of(plain(ctx, call, chatCaller));
+            answer = Optional.of(call.stream() ? stream(ctx, call, chatCaller) : plain(ctx, call, chatCaller));
         } finally {
-            if (held != null) {
-                if (stored.isPresent()) {
-                    idempotency.finish(held, stored.get());
-                } else {
-                    idempotency.release(held);
-                }
-            }
+            Optional<ChatIdempotencyStore.Answer> ended = answer;
+            hold.ifPresent(h -> idempotency.end(h, ended));
         }
     }
 
-    private ChatIdempotency.Stored plain(Context ctx, ParsedCall call, ChatCaller caller) {
+    private ChatIdempotencyStore.Answer plain(Context ctx, ParsedCall call, ChatCaller caller) {
         ChainResult result = engine.complete(call.chain(), call.request(), caller);
         return switch (result) {
             case ChainResult.Served served -> {
@@ -134,16 +120,39 @@ public final class ChatApi {
                 }
                 String text = response.toString();
                 ctx.status(200).contentType("application/json").result(text);
-                yield new ChatIdempotency.Stored(text, served.model().name(), attempts);
+                yield new ChatIdempotencyStore.Answer(200, text, served.model().name(), attempts);
             }
-            case ChainResult.Failed failed -> throw ChatFailures.error(ctx, call.chain(), failed);
+            case ChainResult.Failed failed -> failure(ctx, call, failed);
         };
     }
 
-    private Optional<ChatIdempotency.Stored> stream(Context ctx, ParsedCall call, ChatCaller caller) {
+    /**
+     * A chain that failed: answered here and kept (for an implicit key) once a model was called;
+     * thrown, and so never kept, when nothing was called and a retry may well be served.
+     */
+    private ChatIdempotencyStore.Answer failure(Context ctx, ParsedCall call, ChainResult.Failed failed) {
+        ApiError error = failures.error(ctx, call.chain(), failed);
+        if (failed.attempts().stream().noneMatch(ChatFailures::sent)) {
+            throw error;
+        }
+        ApiErrors.render(ctx, error);
+        String attempts = call.chain().multiModel() ? ChatReport.header(failed.attempts(), Optional.empty()) : "";
+        return new ChatIdempotencyStore.Answer(error.status(), ApiErrors.body(ctx, error), null, attempts);
+    }
+
+    /** A stream that broke or lost its client after it began: what a retry of it is told. */
+    private static ChatIdempotencyStore.Answer interrupted(Context ctx) {
+        ApiError error = new ApiError(
+                502,
+                "stream_interrupted",
+                "the streamed answer to this call broke off after it began; it is neither replayed nor called again");
+        return new ChatIdempotencyStore.Answer(502, ApiErrors.body(ctx, error), null, "");
+    }
+
+    private ChatIdempotencyStore.Answer stream(Context ctx, ParsedCall call, ChatCaller caller) {
         StreamStart start = engine.stream(call.chain(), call.request(), caller);
         return switch (start) {
-            case ChainResult.Failed failed -> throw ChatFailures.error(ctx, call.chain(), failed);
+            case ChainResult.Failed failed -> failure(ctx, call, failed);
             case LockedStream locked -> {
                 try (locked) {
                     yield new ChatStreamer(
@@ -152,7 +161,8 @@ public final class ChatApi {
                                     locked,
                                     id(caller),
                                     clock.instant().getEpochSecond())
-                            .run();
+                            .run()
+                            .orElseGet(() -> interrupted(ctx));
                 }
             }
         };

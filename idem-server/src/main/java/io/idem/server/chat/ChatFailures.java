@@ -1,10 +1,17 @@
 package io.idem.server.chat;
 
+import io.idem.core.breaker.BreakerSnapshot;
+import io.idem.core.breaker.CircuitBreakers;
+import io.idem.core.chat.AttemptResult;
 import io.idem.core.chat.Chain;
 import io.idem.core.chat.ChainResult;
 import io.idem.core.chat.ChatAttempt;
 import io.idem.server.http.ApiError;
+import io.idem.server.http.RetryAdvice;
 import io.javalin.http.Context;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,25 +20,66 @@ import java.util.Optional;
 /**
  * A chain that ended without an answer, as an error the OpenAI SDK understands: {@code error.type},
  * {@code error.code} ({@code all_models_failed} or the vendor's rejection code), and the attempts
- * made (a single model's one attempt too), with {@code Retry-After} on a 429.
+ * made (a single model's one attempt too).
+ *
+ * <p>What it tells the SDK's retries: once any model was called, {@code x-should-retry: false} (a
+ * retry would call the models again, and may pay twice where an answer's billing is unknown); a 429
+ * still says in {@code Retry-After} when the vendors expect calls again. A chain that called
+ * nothing because every model's breaker is open is a {@code 503} that a retry may well pass, after
+ * the shortest remaining cooldown. Thread-safe.
  */
 final class ChatFailures {
-    private ChatFailures() {}
+    /** What a vendor 429 is taken to mean when the vendor named no wait of its own. */
+    private static final Duration VENDOR_RATE_LIMIT = Duration.ofSeconds(1);
 
-    static ApiError error(Context ctx, Chain chain, ChainResult.Failed failed) {
+    private final CircuitBreakers breakers;
+    private final InstantSource clock;
+
+    ChatFailures(CircuitBreakers breakers, InstantSource clock) {
+        this.breakers = breakers;
+        this.clock = clock;
+    }
+
+    ApiError error(Context ctx, Chain chain, ChainResult.Failed failed) {
         var failure = failed.failure();
         List<ChatAttempt> attempts = failed.attempts();
+        boolean called = attempts.stream().anyMatch(ChatFailures::sent);
+        int status = called || attempts.isEmpty() ? failure.status() : 503;
         Map<String, Object> extra = new LinkedHashMap<>();
-        extra.put("type", type(failure.status()));
+        extra.put("type", type(status));
         extra.put("attempts", ChatReport.attempts(attempts));
         extra.put("idem", ChatReport.body(chain, Optional.empty(), attempts, Optional.empty(), Optional.empty()));
-        if (failure.status() == 429) {
-            ctx.header("Retry-After", "1");
-        }
         if (!attempts.isEmpty() && chain.multiModel()) {
             ctx.header("Idem-Attempts", ChatReport.header(attempts, Optional.empty()));
         }
-        return new ApiError(failure.status(), failure.code(), failure.message(), extra);
+        return new ApiError(status, failure.code(), failure.message(), extra, advice(status, called, attempts));
+    }
+
+    /** Whether the attempt's request went out to the vendor (a skipped model was never called). */
+    static boolean sent(ChatAttempt attempt) {
+        return !attempt.result().outcome().equals(AttemptResult.SKIPPED);
+    }
+
+    private RetryAdvice advice(int status, boolean called, List<ChatAttempt> attempts) {
+        if (called) {
+            return status == 429 ? RetryAdvice.neverBefore(VENDOR_RATE_LIMIT) : RetryAdvice.NEVER;
+        }
+        Instant now = clock.instant();
+        Optional<Duration> soonest = attempts.stream()
+                .map(a -> cooldownLeft(breakers.snapshot(a.model().provider()), now))
+                .flatMap(Optional::stream)
+                .min(Duration::compareTo);
+        return soonest.map(RetryAdvice::after).orElse(RetryAdvice.NEVER);
+    }
+
+    /** How long an open or probing breaker keeps its provider closed; empty when it is not the reason. */
+    private static Optional<Duration> cooldownLeft(BreakerSnapshot snapshot, Instant now) {
+        Optional<Instant> until = switch (snapshot.state()) {
+            case OPEN -> snapshot.openUntil();
+            case HALF_OPEN -> snapshot.probeUntil();
+            case CLOSED -> Optional.empty();
+        };
+        return until.map(u -> Duration.between(now, u)).map(d -> d.isNegative() ? Duration.ZERO : d);
     }
 
     private static String type(int status) {

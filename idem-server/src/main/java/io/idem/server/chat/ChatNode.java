@@ -20,6 +20,7 @@ import io.idem.providers.ChatAdapters;
 import io.idem.providers.Vendors;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.http.KeyBudget;
+import io.idem.server.http.RetryMerge;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.LinkedHashMap;
@@ -44,6 +45,7 @@ public final class ChatNode implements AutoCloseable {
     /**
      * What the chat side needs from the node.
      *
+     * @param replays how repeated calls are recognised
      * @param keys where chat adapters read their keys (the configuration's credentials)
      * @param redactor the node's redactor, for adapters and the engine
      */
@@ -52,12 +54,17 @@ public final class ChatNode implements AutoCloseable {
             Routing routing,
             Stores stores,
             ProviderGate gate,
-            ServerSecret secret,
-            Duration idempotencyRetention,
+            Replays replays,
             Duration healthEvery,
             InstantSource clock,
             UnaryOperator<String> keys,
             Redactor redactor) {}
+
+    /**
+     * How a repeated call is recognised: a client's {@code Idempotency-Key} (digested under {@code
+     * secret}, kept for {@code retention}), or a keyless request's SDK retries ({@code merge}).
+     */
+    public record Replays(ServerSecret secret, Duration retention, RetryMerge merge) {}
 
     /**
      * The chat side's stores: idempotency keys, key spend, and the audit writer (its owner closes
@@ -128,7 +135,13 @@ public final class ChatNode implements AutoCloseable {
                 chat,
                 reader,
                 new KeyBudget(parts.stores().spend(), parts.clock()),
-                new ChatIdempotency(idempotencyStore, parts.secret(), parts.idempotencyRetention(), parts.clock()),
+                new ChatIdempotency(
+                        idempotencyStore,
+                        parts.replays().secret(),
+                        parts.replays().retention(),
+                        parts.replays().merge(),
+                        parts.clock()),
+                new ChatFailures(parts.gate().breakers(), parts.clock()),
                 parts.clock());
         startHealth(parts, adapters);
         log.info("chat models: {}", models.keySet());

@@ -3,30 +3,40 @@ package io.idem.server.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.server.http.ApiErrors;
 import io.idem.server.http.Json;
+import io.idem.server.http.RetryAdvice;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
 /**
- * Replays a finished call for a repeated {@code Idempotency-Key} with header {@code
- * Idempotent-Replayed: true}: the stored body as it was, or, when the repeat asks for a stream, the
- * same answer as SSE frames (the whole text in one content chunk).
+ * Replays a finished call for a repeated key with header {@code Idempotent-Replayed: true} and the
+ * first request's {@code X-Request-Id}: the stored body as it was, with its status, or, when the
+ * repeat asks for a stream of a served answer, the same answer as SSE frames (the whole text in one
+ * content chunk). A kept failure is never worth an automatic retry: it already called the models.
  */
 final class ChatReplay {
     private ChatReplay() {}
 
     static void replay(Context ctx, ParsedCall call, ChatIdempotencyStore.Claim.Finished finished) throws IOException {
+        ChatIdempotencyStore.Answer answer = finished.answer();
+        ApiErrors.replayRequestId(ctx, finished.requestId().orElse(null));
         ctx.header("Idempotent-Replayed", "true");
-        ctx.header("Idem-Served-Model", finished.servedModel());
-        if (finished.attempts() != null && !finished.attempts().isEmpty()) {
-            ctx.header("Idem-Attempts", finished.attempts());
+        if (answer.servedModel() != null) {
+            ctx.header("Idem-Served-Model", answer.servedModel());
         }
-        if (!call.stream()) {
-            ctx.status(200).contentType("application/json").result(finished.response());
+        if (answer.attempts() != null && !answer.attempts().isEmpty()) {
+            ctx.header("Idem-Attempts", answer.attempts());
+        }
+        if (answer.status() != 200) {
+            RetryAdvice.NEVER.apply(ctx);
+        }
+        if (!call.stream() || answer.status() != 200) {
+            ctx.status(answer.status()).contentType("application/json").result(answer.response());
             return;
         }
-        JsonNode stored = Json.MAPPER.readTree(finished.response());
+        JsonNode stored = Json.MAPPER.readTree(answer.response());
         HttpServletResponse res = ctx.res();
         res.setStatus(200);
         res.setContentType("text/event-stream;charset=utf-8");

@@ -6,6 +6,7 @@ import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.LockedStream;
 import io.idem.core.chat.StreamPiece;
 import io.idem.core.outcome.Outcome;
+import io.idem.core.spi.ChatIdempotencyStore;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -41,7 +42,7 @@ final class ChatStreamer {
     }
 
     /** Streams to the end; the answer as it is kept for replay when it completed, else empty. */
-    Optional<ChatIdempotency.Stored> run() {
+    Optional<ChatIdempotencyStore.Answer> run() {
         HttpServletResponse res = ctx.res();
         res.setStatus(200);
         res.setContentType("text/event-stream;charset=utf-8");
@@ -99,7 +100,7 @@ final class ChatStreamer {
         }
     }
 
-    private ChatIdempotency.Stored finish(SseFrames frames, StreamPiece.Done done) throws IOException {
+    private ChatIdempotencyStore.Answer finish(SseFrames frames, StreamPiece.Done done) throws IOException {
         ObjectNode idem = ChatReport.body(
                 call.chain(), Optional.of(model), done.attempts(), Optional.empty(), done.degradationNotice());
         ObjectNode last =
@@ -118,7 +119,7 @@ final class ChatStreamer {
                 done.degradationNotice());
         ObjectNode stored = ChatBodies.completion(id, created, model, completion, done.usage(), idem);
         String attempts = call.chain().multiModel() ? ChatReport.header(done.attempts(), Optional.empty()) : "";
-        return new ChatIdempotency.Stored(stored.toString(), model.name(), attempts);
+        return new ChatIdempotencyStore.Answer(200, stored.toString(), model.name(), attempts);
     }
 
     private ObjectNode errorFrame(StreamPiece.Broken broken) {

@@ -108,7 +108,12 @@ public final class ConfigLoader {
                 Duration.ofHours(
                         s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
                 breaker(s),
-                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)));
+                Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
+                new IdemConfig.SdkRetries(
+                        Duration.ofSeconds(s.intValue(
+                                "sdk_retry_window_seconds", "IDEM_SDK_RETRY_WINDOW_SECONDS", 600, 1, 86_400)),
+                        Duration.ofSeconds(s.intValue(
+                                "sdk_retry_max_window_seconds", "IDEM_SDK_RETRY_MAX_WINDOW_SECONDS", 600, 1, 86_400))));
     }
 
     /** A comma-separated string (either source) or, in the file, a YAML list. */

@@ -160,6 +160,7 @@ public record IdemConfig(
      * @param reconcileMaxAge how long a parked job is asked about before an operator must decide
      * @param idempotencyRetention how long an idempotency key (jobs and chat) is kept
      * @param healthEvery the pause between a provider's health checks
+     * @param sdkRetries how SDK retries of a keyless request are merged into it
      */
     public record Engine(
             WorkerSettings worker,
@@ -167,7 +168,26 @@ public record IdemConfig(
             Duration reconcileMaxAge,
             Duration idempotencyRetention,
             BreakerSettings breaker,
-            Duration healthEvery) {}
+            Duration healthEvery,
+            SdkRetries sdkRetries) {}
+
+    /**
+     * The windows in which an SDK's retry of a request without {@code Idempotency-Key} is merged
+     * into it.
+     *
+     * @param defaultWindow one attempt's span when a retry announces no timeout
+     * @param maxWindow the longest a retry may come after the request it repeats
+     */
+    public record SdkRetries(Duration defaultWindow, Duration maxWindow) {
+        public SdkRetries {
+            Objects.requireNonNull(defaultWindow, "defaultWindow");
+            Objects.requireNonNull(maxWindow, "maxWindow");
+            if (defaultWindow.compareTo(maxWindow) > 0) {
+                throw new ConfigException("sdk_retry_window_seconds (" + defaultWindow.toSeconds()
+                        + ") must not be longer than sdk_retry_max_window_seconds (" + maxWindow.toSeconds() + ")");
+            }
+        }
+    }
 
     /**
      * The value of every variable a provider's {@code api_key_env} names (job and chat-only
@@ -222,6 +242,11 @@ public record IdemConfig(
         out.append(" worker.concurrency=").append(engine.worker().concurrency());
         out.append(" worker.lease=").append(engine.worker().lease().toSeconds()).append('s');
         out.append(" openai_wait=").append(http.openaiWait().toSeconds()).append('s');
+        out.append(" sdk_retry_window=")
+                .append(engine.sdkRetries().defaultWindow().toSeconds())
+                .append("s sdk_retry_max_window=")
+                .append(engine.sdkRetries().maxWindow().toSeconds())
+                .append('s');
         out.append(" reconcile_interval=")
                 .append(engine.reconcileInterval().toSeconds())
                 .append('s');

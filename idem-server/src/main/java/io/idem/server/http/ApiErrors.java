@@ -103,14 +103,35 @@ public final class ApiErrors {
         };
     }
 
-    static String requestId(Context ctx) {
+    /** This request's id, as its {@code X-Request-Id} says it. */
+    public static String requestId(Context ctx) {
         Object id = ctx.attribute(REQUEST_ID);
         return id == null ? "unknown" : id.toString();
     }
 
-    static void render(Context ctx, ApiError e) {
+    /** Answers with {@code e} in the error shape, with its retry advice. */
+    public static void render(Context ctx, ApiError e) {
         ctx.status(e.status());
+        e.retry().apply(ctx);
         Json.write(ctx, shape(e.code(), e.getMessage(), requestId(ctx), e.extra()));
+    }
+
+    /** The error body {@code e} renders as for this request, as JSON text (kept for replays). */
+    public static String body(Context ctx, ApiError e) {
+        return Json.MAPPER
+                .valueToTree(shape(e.code(), e.getMessage(), requestId(ctx), e.extra()))
+                .toString();
+    }
+
+    /**
+     * Answers as the request first answered: {@code X-Request-Id} (header and error bodies) becomes
+     * the original request's id, when it is known.
+     */
+    public static void replayRequestId(Context ctx, String originalId) {
+        if (originalId != null) {
+            ctx.attribute(REQUEST_ID, originalId);
+            ctx.header("X-Request-Id", originalId);
+        }
     }
 
     /** The one error shape: {@code {"error": {"code", "message", "request_id", ...extra}}}. */

@@ -33,6 +33,7 @@ final class JettyErrors extends ErrorHandler {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
         String id = newRequestId();
         response.getHeaders().put("X-Request-Id", id);
+        response.getHeaders().put("x-should-retry", "false");
         response.write(true, ByteBuffer.wrap(body(code, id)), callback);
     }
 
@@ -51,6 +52,7 @@ final class JettyErrors extends ErrorHandler {
             response.resetBuffer();
             response.setStatus(status);
             response.setContentType("application/json");
+            response.setHeader("x-should-retry", "false");
             response.getOutputStream().write(body(status, code, message, requestId));
         } catch (IOException | IllegalStateException e) {
             // the connection is gone or the answer already started; nothing more can be said

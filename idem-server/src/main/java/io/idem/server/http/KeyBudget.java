@@ -37,18 +37,28 @@ public final class KeyBudget {
         LocalDate today = clock.instant().atZone(ZoneOffset.UTC).toLocalDate();
         key.dailyBudgetUsd()
                 .ifPresent(limit -> refuseIfSpent(
-                        caller, limit, today.atStartOfDay(ZoneOffset.UTC).toInstant(), "daily", extra));
+                        caller,
+                        limit,
+                        today.atStartOfDay(ZoneOffset.UTC).toInstant(),
+                        today.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
+                        "daily",
+                        extra));
         key.monthlyBudgetUsd()
                 .ifPresent(limit -> refuseIfSpent(
                         caller,
                         limit,
                         today.withDayOfMonth(1).atStartOfDay(ZoneOffset.UTC).toInstant(),
+                        today.withDayOfMonth(1)
+                                .plusMonths(1)
+                                .atStartOfDay(ZoneOffset.UTC)
+                                .toInstant(),
                         "monthly",
                         extra));
     }
 
+    /** A spent budget is refused until its period turns: {@code Retry-After} says when (too long for an SDK to wait). */
     private void refuseIfSpent(
-            Caller caller, BigDecimal limit, Instant since, String period, Map<String, Object> extra) {
+            Caller caller, BigDecimal limit, Instant since, Instant until, String period, Map<String, Object> extra) {
         BigDecimal spent = spend.keySpendSince(caller.key().id(), since);
         if (spent.compareTo(limit) >= 0) {
             Map<String, Object> detail = new LinkedHashMap<>(extra);
@@ -58,7 +68,8 @@ public final class KeyBudget {
                     429,
                     "budget_exceeded",
                     "this key has spent its " + period + " budget of " + limit + " USD",
-                    detail);
+                    detail,
+                    RetryAdvice.after(java.time.Duration.between(clock.instant(), until)));
         }
     }
 }

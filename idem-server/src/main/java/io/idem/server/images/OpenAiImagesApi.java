@@ -15,6 +15,7 @@ import io.idem.server.http.Caller;
 import io.idem.server.http.Feature;
 import io.idem.server.http.IdempotencyKey;
 import io.idem.server.http.Json;
+import io.idem.server.http.RetryAdvice;
 import io.idem.server.jobs.JobDesk;
 import io.idem.server.jobs.JobRequests;
 import io.idem.server.jobs.JobsApi;
@@ -76,14 +77,14 @@ public final class OpenAiImagesApi implements Feature {
 
     private void generate(Context ctx) {
         Caller caller = auth.require(ctx);
-        String key = IdempotencyKey.from(ctx);
+        IdempotencyKey.from(ctx); // a malformed key is refused before the body is read
         JsonNode body = Json.readObject(ctx, maxBytes);
         String format = Json.text(body, "response_format", "url");
         if (!format.equals("url") && !format.equals("b64_json")) {
             throw ApiError.badRequest("invalid_response_format", "response_format must be url or b64_json");
         }
         JobSpec spec = requests.parse(body, OPENAI_FIELDS, JobsApi.asker(caller));
-        JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        JobIntake.Accepted accepted = submissions.submit(ctx, caller, spec);
         if (accepted instanceof JobIntake.Accepted.KeyReused) {
             throw new ApiError(409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");
         }
@@ -92,6 +93,8 @@ public final class OpenAiImagesApi implements Feature {
         }
         Job job = awaitEnd(accepted.jobId(), caller);
         ctx.header("Idem-Job-Id", job.id().toString());
+        // A job exists from here on: its answer, pending or failed, must not be retried into a second one.
+        RetryAdvice.NEVER.apply(ctx);
         switch (job.state()) {
             case SUCCEEDED -> Json.write(ctx, success(ctx, job, format));
             case FAILED -> throw failure(job);

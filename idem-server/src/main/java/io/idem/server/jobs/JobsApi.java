@@ -13,6 +13,7 @@ import io.idem.server.http.Feature;
 import io.idem.server.http.IdempotencyKey;
 import io.idem.server.http.Ids;
 import io.idem.server.http.Json;
+import io.idem.server.http.RetryAdvice;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
@@ -52,9 +53,11 @@ public final class JobsApi implements Feature {
 
     private void create(Context ctx) {
         Caller caller = auth.require(ctx);
-        String key = IdempotencyKey.from(ctx);
+        IdempotencyKey.from(ctx); // a malformed key is refused before the body is read
         JobSpec spec = requests.parse(Json.readObject(ctx, maxBytes), Set.of(), JobsApi.asker(caller));
-        JobIntake.Accepted accepted = submissions.submit(caller, spec, key);
+        JobIntake.Accepted accepted = submissions.submit(ctx, caller, spec);
+        // Every job answer is about a job that exists: a retry could only make a second, paid one.
+        RetryAdvice.NEVER.apply(ctx);
         switch (accepted) {
             case JobIntake.Accepted.Created created -> {
                 ctx.status(202).header("Location", "/v1/jobs/" + created.jobId());

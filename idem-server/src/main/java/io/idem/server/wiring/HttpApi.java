@@ -16,6 +16,7 @@ import io.idem.server.http.Feature;
 import io.idem.server.http.HttpServer;
 import io.idem.server.http.KeyBudget;
 import io.idem.server.http.Probes;
+import io.idem.server.http.RetryMerge;
 import io.idem.server.images.OpenAiImagesApi;
 import io.idem.server.jobs.CancelApi;
 import io.idem.server.jobs.JobDesk;
@@ -119,12 +120,19 @@ public final class HttpApi {
                         new Auth(keys::authenticate), metrics, config.secrets().metricsToken())));
     }
 
+    /** How SDK retries of keyless requests are merged, for jobs and chat alike. */
+    public static RetryMerge retryMerge(IdemConfig config) {
+        var windows = config.engine().sdkRetries();
+        return new RetryMerge(windows.defaultWindow(), windows.maxWindow());
+    }
+
     private static Submissions submissions(IdemConfig config, Parts parts) {
         return new Submissions(
                 parts.stores().jobs().intake(),
                 new KeyBudget(parts.stores().keySpend(), parts.clock()),
                 parts.secret(),
                 config.engine().idempotencyRetention(),
+                retryMerge(config),
                 parts.engine().requeued(),
                 parts.clock());
     }
