@@ -1,5 +1,6 @@
 package io.idem.core.engine;
 
+import io.idem.core.breaker.CircuitBreakers;
 import io.idem.core.spi.Deferral;
 import io.idem.core.spi.JobMove;
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One pass of a job over its candidates, once none of them took it: what became of each, and what
@@ -27,6 +29,10 @@ final class CandidatePass {
 
         record Fail(JobMove.Fail failure) implements Verdict {}
     }
+
+    /** Denials that last a while and then end by themselves. */
+    private static final Set<String> SHUT_FOR_A_WHILE =
+            Set.of("breaker_open", "breaker_half_open", CircuitBreakers.RATE_LIMITED);
 
     private final Reopenings reopenings;
     private final List<String> markers = new ArrayList<>();
@@ -50,6 +56,10 @@ final class CandidatePass {
     void movedPast(String provider, String marker, boolean calledThisRound, Instant now) {
         markers.add(provider + "=" + marker);
         Optional<Deferral.Closed> closure = reopenings.closure(provider, now);
+        if (closure.isEmpty() && !calledThisRound && SHUT_FOR_A_WHILE.contains(marker)) {
+            // denied a moment ago, open again now (another node's probe closed it): try again soon
+            closure = Optional.of(new Deferral.Closed(provider, marker, now));
+        }
         closure.ifPresent(closed::add);
         waitsForACalledProvider |= closure.isPresent() && calledThisRound;
     }

@@ -2,6 +2,7 @@ package io.idem.server.config;
 
 import io.idem.core.breaker.BreakerSettings;
 import io.idem.core.chat.ChatRouting;
+import io.idem.core.engine.DeferralSettings;
 import io.idem.core.engine.WorkerSettings;
 import io.idem.core.routing.Routing;
 import java.net.URI;
@@ -132,6 +133,7 @@ public record IdemConfig(
      * @param reconcileMaxAge how long a parked job is asked about before an operator must decide
      * @param idempotencyRetention how long an idempotency key (jobs and chat) is kept
      * @param healthEvery the pause between a provider's health checks
+     * @param deferral job deadlines (default and maximum) and whether a spent budget makes jobs wait
      */
     public record Engine(
             WorkerSettings worker,
@@ -139,7 +141,8 @@ public record IdemConfig(
             Duration reconcileMaxAge,
             Duration idempotencyRetention,
             BreakerSettings breaker,
-            Duration healthEvery) {}
+            Duration healthEvery,
+            DeferralSettings deferral) {}
 
     /**
      * The value of every variable a provider's {@code api_key_env} names (job and chat-only
@@ -202,6 +205,12 @@ public record IdemConfig(
         out.append(" public_url=")
                 .append(http.publicUrl().map(u -> redactUrl(u.toString())).orElse("[none]"));
         out.append(" trusted_proxies=").append(http.trustedProxies());
+        out.append(" job_deadline=")
+                .append(engine.deferral().defaultDeadline().toSeconds())
+                .append("s (max ")
+                .append(engine.deferral().maxDeadline().toSeconds())
+                .append("s) defer_on_budget_exhausted=")
+                .append(engine.deferral().onBudgetExhausted());
         out.append(" idempotency_retention=")
                 .append(engine.idempotencyRetention().toHours())
                 .append('h');

@@ -256,6 +256,23 @@ class JobDeferralTest {
     }
 
     @Test
+    void aCandidateDeniedAMomentAgoThatIsOpenAgainIsTriedSoonRatherThanFailed() {
+        open("primary", COOLDOWN);
+        clock.advance(COOLDOWN);
+        // another node's probe ran and closed the breaker; this node's cache still says open, so its
+        // own try for the probe loses and it hears the breaker is closed only afterwards
+        shared.takeProbe("primary", clock.instant().plus(Duration.ofMinutes(2)), "node-b", clock.instant());
+        shared.close("primary", "node-b", clock.instant());
+        UUID id = submit(aJobSpec().pinnedTo("primary").build());
+
+        work();
+
+        assertThat(primary.callCount()).isZero();
+        assertThat(job(id).state()).isEqualTo(JobState.QUEUED);
+        assertThat(job(id).times().notBefore()).contains(clock.instant().plus(CandidatePass.FLOOR));
+    }
+
+    @Test
     void aCallsTimeoutIsCutToWhatIsLeftOfTheDeadline() {
         UUID id = submit(aJobSpec().timeoutSeconds(60).deadlineSeconds(30).build());
         clock.advance(Duration.ofSeconds(25));
