@@ -31,7 +31,9 @@ final class JobRows {
             ARRAY(SELECT k || chr(31) || v FROM jsonb_each_text(j.simulate) AS s(k, v)) AS simulate_pairs,
             j.metadata::text AS metadata_json, j.round, j.result_provider, j.result_attempt_id,
             j.error_code, j.error_message, j.error_class, j.review_reason, j.review_since,
-            j.created_at, j.updated_at
+            j.created_at, j.updated_at, j.deadline_seconds,
+            NULLIF(j.not_before, '-infinity'::timestamptz) AS not_before,
+            COALESCE(j.deadline_at, j.created_at + make_interval(secs => j.deadline_seconds)) AS deadline_at
             """;
 
     static final String ATTEMPT_COLUMNS = """
@@ -52,6 +54,7 @@ final class JobRows {
                         rs.getInt("n")),
                 new JobSpec.Route(rs.getString("lane"), strings(rs.getArray("candidates")), rs.getBoolean("pinned")),
                 rs.getInt("timeout_seconds"),
+                rs.getInt("deadline_seconds"),
                 pairs(rs.getArray("simulate_pairs")),
                 rs.getString("metadata_json"));
         UUID resultAttempt = rs.getObject("result_attempt_id", UUID.class);
@@ -75,7 +78,11 @@ final class JobRows {
                 result,
                 error,
                 review,
-                new Job.Times(instant(rs, "created_at"), instant(rs, "updated_at")),
+                new Job.Times(
+                        instant(rs, "created_at"),
+                        instant(rs, "updated_at"),
+                        Optional.ofNullable(instant(rs, "not_before")),
+                        Optional.of(instant(rs, "deadline_at"))),
                 attempts);
     }
 

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Breakers in {@code provider_breakers}. Each move is one compare-and-set UPDATE (or an upsert for
- * the first open), writes its {@code provider_events} row and NOTIFYs {@code idem_breakers} with
+ * Breakers in {@code provider_breakers}, with the vendor's rate limit ({@code rate_limited_until})
+ * beside the state. Each move is one compare-and-set UPDATE (or an upsert for the first open), writes its {@code provider_events} row and NOTIFYs {@code idem_breakers} with
  * the provider's name in the same transaction, so other nodes hear of it at commit.
  */
 public final class PgBreakerStore implements BreakerStore {
@@ -25,7 +25,8 @@ public final class PgBreakerStore implements BreakerStore {
         this.db = db;
     }
 
-    private static final String COLUMNS = "provider, state, reopens, open_until, probe_until, version";
+    private static final String COLUMNS =
+            "provider, state, reopens, open_until, probe_until, version, rate_limited_until";
 
     @Override
     public Map<String, BreakerSnapshot> loadAll() {
@@ -142,6 +143,47 @@ public final class PgBreakerStore implements BreakerStore {
                 });
     }
 
+    private static final String RATE_LIMIT = """
+            INSERT INTO provider_breakers AS b (provider, state, reopens, rate_limited_until, version, updated_at)
+            VALUES (?, 'closed', 0, ?, 1, ?)
+            ON CONFLICT (provider) DO UPDATE
+               SET rate_limited_until = EXCLUDED.rate_limited_until, version = b.version + 1,
+                   updated_at = EXCLUDED.updated_at
+             WHERE b.rate_limited_until IS NULL OR b.rate_limited_until < EXCLUDED.rate_limited_until
+            RETURNING %s
+            """.formatted(COLUMNS);
+
+    /** Lengthens the rate limit only (never shortens it), in any state; a {@code provider.rate_limited} event. */
+    @Override
+    public Optional<BreakerSnapshot> rateLimit(String provider, Instant until, String node, Instant now) {
+        return db.inTransaction(c -> {
+            BreakerSnapshot limited;
+            try (PreparedStatement ps = c.prepareStatement(RATE_LIMIT)) {
+                ps.setString(1, provider);
+                ps.setTimestamp(2, JobRows.timestamp(until));
+                ps.setTimestamp(3, JobRows.timestamp(now));
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    limited = map(rs);
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO provider_events (provider, type, detail, at)
+                    VALUES (?, 'provider.rate_limited', jsonb_build_object('until', ?::text, 'node', ?::text), ?)
+                    """)) {
+                ps.setString(1, provider);
+                ps.setString(2, until.toString());
+                ps.setString(3, node);
+                ps.setTimestamp(4, JobRows.timestamp(now));
+                ps.executeUpdate();
+            }
+            notifyNodes(c, provider);
+            return Optional.of(limited);
+        });
+    }
+
     @FunctionalInterface
     private interface Binder {
         void bind(PreparedStatement ps) throws SQLException;
@@ -168,13 +210,18 @@ public final class PgBreakerStore implements BreakerStore {
                 }
             }
             event(c, provider, "breaker." + to.wire(), from, to, reason, node, now);
-            try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
-                ps.setString(1, CHANNEL);
-                ps.setString(2, provider);
-                ps.executeQuery().close();
-            }
+            notifyNodes(c, provider);
             return Optional.of(moved);
         });
+    }
+
+    /** Tells the other nodes at commit that this provider's row changed. */
+    private static void notifyNodes(Connection c, String provider) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT pg_notify(?, ?)")) {
+            ps.setString(1, CHANNEL);
+            ps.setString(2, provider);
+            ps.executeQuery().close();
+        }
     }
 
     private static void event(
@@ -209,6 +256,7 @@ public final class PgBreakerStore implements BreakerStore {
                 rs.getInt("reopens"),
                 Optional.ofNullable(JobRows.instant(rs, "open_until")),
                 Optional.ofNullable(JobRows.instant(rs, "probe_until")),
-                rs.getLong("version"));
+                rs.getLong("version"),
+                Optional.ofNullable(JobRows.instant(rs, "rate_limited_until")));
     }
 }

@@ -29,8 +29,10 @@ public final class PgJobIntake implements JobIntake {
 
     private static final String INSERT_JOB = """
             INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
-                              candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id)
-            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?
+                              candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id,
+                              deadline_seconds, deadline_at)
+            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?,
+                   ?, ?
             """;
 
     private static final String INSERT_EVENT = """
@@ -155,6 +157,8 @@ public final class PgJobIntake implements JobIntake {
         ps.setTimestamp(i++, JobRows.timestamp(now));
         ps.setTimestamp(i++, JobRows.timestamp(now));
         ps.setObject(i++, apiKeyId);
+        ps.setInt(i++, spec.deadlineSeconds());
+        ps.setTimestamp(i++, JobRows.timestamp(now.plusSeconds(spec.deadlineSeconds())));
         return i;
     }
 

@@ -5,6 +5,7 @@ import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.AheadResult;
 import io.idem.core.spi.AttemptDraft;
 import io.idem.core.spi.ClaimedJob;
+import io.idem.core.spi.Deferral;
 import io.idem.core.spi.JobMove;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Lease;
@@ -25,7 +26,7 @@ import java.util.UUID;
 
 /**
  * The engine's job storage on PostgreSQL (DESIGN §4). Claims and sweeps are single statements with
- * {@code SKIP LOCKED}; every job write names the lease token and reads its row count (0 = the lease
+ * {@code SKIP LOCKED} (a claim takes no job before its {@code not_before}); every job write names the lease token and reads its row count (0 = the lease
  * is gone); attempt outcomes are written unfenced so a late result always lands.
  */
 public final class PgJobQueueStore implements JobQueueStore {
@@ -41,7 +42,7 @@ public final class PgJobQueueStore implements JobQueueStore {
                 UPDATE jobs j
                    SET state = 'running', lease_token = gen_random_uuid(), lease_owner = ?,
                        lease_expires_at = ?, updated_at = ?
-                 WHERE j.id IN (SELECT q.id FROM jobs q WHERE q.state = 'queued'
+                 WHERE j.id IN (SELECT q.id FROM jobs q WHERE q.state = 'queued' AND q.not_before <= ?
                                  ORDER BY q.created_at, q.id
                                  FOR UPDATE SKIP LOCKED LIMIT ?)
                 RETURNING j.*
@@ -64,9 +65,10 @@ public final class PgJobQueueStore implements JobQueueStore {
                 ps.setString(1, actor);
                 ps.setTimestamp(2, JobRows.timestamp(now.plus(leaseFor)));
                 ps.setTimestamp(3, JobRows.timestamp(now));
-                ps.setInt(4, limit);
-                ps.setString(5, actor);
-                ps.setTimestamp(6, JobRows.timestamp(now));
+                ps.setTimestamp(4, JobRows.timestamp(now));
+                ps.setInt(5, limit);
+                ps.setString(6, actor);
+                ps.setTimestamp(7, JobRows.timestamp(now));
                 List<ClaimedJob> claimed = new ArrayList<>();
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
@@ -230,6 +232,11 @@ public final class PgJobQueueStore implements JobQueueStore {
     @Override
     public boolean release(Lease lease, String actor, Instant now) {
         return db.inTransaction(c -> transitions.release(c, lease, actor, now));
+    }
+
+    @Override
+    public boolean defer(Lease lease, Deferral deferral, String actor, Instant now) {
+        return db.withConnection(c -> JobDeferrals.defer(c, lease, deferral, actor, now));
     }
 
     private static final String SWEEP = """

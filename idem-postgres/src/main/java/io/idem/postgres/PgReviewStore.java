@@ -366,7 +366,10 @@ public final class PgReviewStore implements ReviewStore {
             WITH moved AS (
                 UPDATE jobs
                    SET state = ?, round = round + ?, review_reason = NULL, review_since = NULL,
-                       error_code = ?, error_message = ?, error_class = ?, updated_at = ?
+                       error_code = ?, error_message = ?, error_class = ?, updated_at = ?,
+                       -- an operator's retry is a fresh start: the job gets its whole deadline again
+                       deadline_at = CASE WHEN ? > 0 THEN ?::timestamptz + make_interval(secs => deadline_seconds)
+                                          ELSE deadline_at END
                  WHERE id = ? AND state = 'manual_review' AND (reconcile_until IS NULL OR reconcile_until < ?)
                 RETURNING id, round
             ), closed AS (
@@ -403,6 +406,8 @@ public final class PgReviewStore implements ReviewStore {
                 ps.setString(i++, errorCode);
                 ps.setString(i++, errorCode == null ? null : "failed by an operator");
                 ps.setString(i++, errorCode == null ? null : "unconfirmed");
+                ps.setTimestamp(i++, ts);
+                ps.setInt(i++, roundStep);
                 ps.setTimestamp(i++, ts);
                 ps.setObject(i++, jobId);
                 ps.setTimestamp(i++, ts);

@@ -82,6 +82,35 @@ class PgBreakerStoreTest {
         assertThat(events("breaker.%")).isEqualTo(5);
     }
 
+    @Test
+    void aRateLimitOnlyLengthensAndLeavesTheBreakerWhereItIs() {
+        store.open("p", t0.plusSeconds(60), "3 failures", "a", t0);
+
+        var limited = store.rateLimit("p", t0.plusSeconds(30), "a", t0).orElseThrow();
+        assertThat(limited.state()).isEqualTo(BreakerState.OPEN);
+        assertThat(limited.openUntil()).contains(t0.plusSeconds(60));
+        assertThat(limited.rateLimitedUntil()).contains(t0.plusSeconds(30));
+
+        assertThat(store.rateLimit("p", t0.plusSeconds(10), "b", t0))
+                .as("never shortened")
+                .isEmpty();
+        assertThat(store.rateLimit("p", t0.plusSeconds(45), "b", t0)
+                        .orElseThrow()
+                        .rateLimitedUntil())
+                .contains(t0.plusSeconds(45));
+        assertThat(events("provider.rate_limited")).isEqualTo(2);
+    }
+
+    @Test
+    void aRateLimitOnAProviderWithoutARowLeavesItClosed() {
+        var limited = store.rateLimit("fresh", t0.plusSeconds(5), "a", t0).orElseThrow();
+        assertThat(limited.state()).isEqualTo(BreakerState.CLOSED);
+        assertThat(store.loadAll().get("fresh").rateLimitedUntil()).contains(t0.plusSeconds(5));
+        assertThat(store.open("fresh", t0.plusSeconds(60), "3 failures", "a", t0))
+                .as("the breaker still opens from closed")
+                .isPresent();
+    }
+
     private int events(String type) {
         return db.withConnection(c -> {
             try (var ps = c.prepareStatement("SELECT count(*) FROM provider_events WHERE type LIKE ?")) {

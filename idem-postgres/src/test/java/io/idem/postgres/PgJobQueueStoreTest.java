@@ -1,5 +1,7 @@
 package io.idem.postgres;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.spi.JobQueueStore;
@@ -9,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** PostgreSQL passes the one JobQueueStore contract (the in-memory store passes the same one). */
 class PgJobQueueStoreTest extends JobQueueStoreContract {
@@ -48,5 +51,26 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
     @Override
     protected List<String> eventTypes(UUID jobId) {
         return reads.events(jobId).stream().map(e -> e.type().wire()).toList();
+    }
+
+    @Test
+    void theClaimSkipsJobsNotYetDueInsideTheIndex() {
+        String plan = db.withConnection(c -> {
+            try (var st = c.createStatement()) {
+                st.execute("SET enable_seqscan = off");
+                StringBuilder out = new StringBuilder();
+                try (var rs = st.executeQuery("""
+                        EXPLAIN SELECT q.id FROM jobs q WHERE q.state = 'queued' AND q.not_before <= now()
+                         ORDER BY q.created_at, q.id FOR UPDATE SKIP LOCKED LIMIT 32
+                        """)) {
+                    while (rs.next()) {
+                        out.append(rs.getString(1)).append('\n');
+                    }
+                }
+                st.execute("RESET enable_seqscan");
+                return out.toString();
+            }
+        });
+        assertThat(plan).contains("jobs_queued_due").containsPattern("Index Cond: \\(not_before <= ");
     }
 }

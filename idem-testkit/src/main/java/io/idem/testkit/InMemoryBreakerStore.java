@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  * {@link BreakerStore} in memory with {@code PgBreakerStore}'s compare-and-set rules: open only
  * from closed; the probe taken from an open breaker whose cooldown is over, or from a half-open
  * one whose probe went silent; close and reopen only by the node holding the probe; every move
- * bumps the version. Several {@code CircuitBreakers} (nodes) may share one instance. Thread-safe.
+ * bumps the version; a rate limit only ever lengthens, in any state, and leaves the breaker where it is.
+ * Several {@code CircuitBreakers} (nodes) may share one instance. Thread-safe.
  */
 public final class InMemoryBreakerStore implements BreakerStore {
     private record Row(BreakerSnapshot snapshot, String probeOwner) {}
@@ -62,6 +63,19 @@ public final class InMemoryBreakerStore implements BreakerStore {
         return move(provider, probeHeldBy(node), BreakerState.OPEN, reopens, until, null);
     }
 
+    @Override
+    public synchronized Optional<BreakerSnapshot> rateLimit(String provider, Instant until, String node, Instant now) {
+        Row row = current(provider);
+        BreakerSnapshot s = row.snapshot();
+        if (s.rateLimitedUntil().filter(known -> !known.isBefore(until)).isPresent()) {
+            return Optional.empty();
+        }
+        var limited = new BreakerSnapshot(
+                provider, s.state(), s.reopens(), s.openUntil(), s.probeUntil(), s.version() + 1, Optional.of(until));
+        rows.put(provider, new Row(limited, row.probeOwner()));
+        return Optional.of(limited);
+    }
+
     private static Predicate<Row> probeHeldBy(String node) {
         return row -> row.snapshot().state() == BreakerState.HALF_OPEN && node.equals(row.probeOwner());
     }
@@ -88,7 +102,13 @@ public final class InMemoryBreakerStore implements BreakerStore {
         };
         Optional<Instant> probeUntil = to == BreakerState.HALF_OPEN ? Optional.of(until) : Optional.empty();
         var moved = new BreakerSnapshot(
-                provider, to, reopens, openUntil, probeUntil, row.snapshot().version() + 1);
+                provider,
+                to,
+                reopens,
+                openUntil,
+                probeUntil,
+                row.snapshot().version() + 1,
+                row.snapshot().rateLimitedUntil());
         rows.put(provider, new Row(moved, probeOwner));
         return Optional.of(moved);
     }

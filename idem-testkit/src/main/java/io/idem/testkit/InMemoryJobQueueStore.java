@@ -9,6 +9,7 @@ import io.idem.core.domain.JobState;
 import io.idem.core.spi.AheadResult;
 import io.idem.core.spi.AttemptDraft;
 import io.idem.core.spi.ClaimedJob;
+import io.idem.core.spi.Deferral;
 import io.idem.core.spi.JobMove;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Lease;
@@ -32,7 +33,7 @@ import java.util.stream.Collectors;
  * ({@code io.idem.testkit.contract.JobQueueStoreContract}): claims oldest first with a fresh lease
  * token, every job write fenced by that token, one attempt per provider per round and at most one
  * open attempt per job, attempt outcomes written unfenced so a late result always lands, and the
- * sweeper's worker_lost / requeue split. Each job move writes its event; event details are not kept
+ * sweeper's worker_lost / requeue split; a deferred job is not claimed before its not-before time. Each job move writes its event; event details are not kept
  * (always {@code {}}). Thread-safe: every method runs under one lock, like one serializable database.
  */
 public final class InMemoryJobQueueStore implements JobQueueStore {
@@ -66,7 +67,7 @@ public final class InMemoryJobQueueStore implements JobQueueStore {
     public synchronized List<ClaimedJob> claim(String workerId, int limit, Instant now, Duration leaseFor) {
         String actor = "worker:" + workerId;
         List<StoredJob> due = jobs.values().stream()
-                .filter(j -> j.state == JobState.QUEUED)
+                .filter(j -> j.dueAt(now))
                 .sorted(OLDEST_FIRST)
                 .limit(limit)
                 .toList();
@@ -170,6 +171,20 @@ public final class InMemoryJobQueueStore implements JobQueueStore {
             return false;
         }
         move(job, JobState.QUEUED, JobEventType.REQUEUED, actor, now);
+        return true;
+    }
+
+    @Override
+    public synchronized boolean defer(Lease lease, Deferral deferral, String actor, Instant now) {
+        StoredJob job = held(lease);
+        if (job == null || job.hasOpenAttempt()) {
+            return false;
+        }
+        job.notBefore = deferral.notBefore();
+        if (deferral.newRound()) {
+            job.round++;
+        }
+        move(job, JobState.QUEUED, JobEventType.DEFERRED, actor, now);
         return true;
     }
 

@@ -12,6 +12,7 @@ public final class JobSpecBuilder {
     private JobKind kind = JobKind.IMAGE;
     private int n = 1;
     private int timeoutSeconds = 3;
+    private int deadlineSeconds = JobSpec.DEFAULT_DEADLINE_SECONDS;
     private List<String> candidates = List.of("primary", "backup");
     private boolean pinned;
     private Map<String, String> simulate = Map.of();
@@ -47,6 +48,11 @@ public final class JobSpecBuilder {
         return this;
     }
 
+    public JobSpecBuilder deadlineSeconds(int seconds) {
+        deadlineSeconds = seconds;
+        return this;
+    }
+
     public JobSpecBuilder candidates(String... names) {
         candidates = List.of(names);
         return this;
@@ -69,6 +75,7 @@ public final class JobSpecBuilder {
                 new JobSpec.Generation(prompt, model, kind, "1024x1024", n),
                 new JobSpec.Route("standard", candidates, pinned),
                 timeoutSeconds,
+                deadlineSeconds,
                 simulate,
                 "{}");
     }

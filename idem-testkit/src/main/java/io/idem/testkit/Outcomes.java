@@ -22,6 +22,12 @@ public final class Outcomes {
         return new Outcome.Unavailable("http_503", "busy", 503, null);
     }
 
+    /** A 429 that says when to come back ({@code Retry-After}): nothing billed, the provider closed that long. */
+    public static Outcome.Unavailable rateLimited(java.time.Duration retryAfter) {
+        return new Outcome.Unavailable("rate_limited", "too many requests", 429, null)
+                .withRetryAfter(java.util.Optional.of(retryAfter));
+    }
+
     public static Outcome.Rejected rejected(RejectionKind kind) {
         return new Outcome.Rejected(kind, kind.wire() + "_refused", "refused by the vendor", 400, null);
     }

@@ -25,6 +25,8 @@ final class StoredJob {
     UUID leaseToken;
     Instant leaseExpiresAt;
     Instant updatedAt;
+    Instant notBefore;
+    Instant deadline;
     Optional<JobResult> result = Optional.empty();
     Optional<Job.JobError> error = Optional.empty();
     Optional<Job.Review> review = Optional.empty();
@@ -35,6 +37,12 @@ final class StoredJob {
         this.spec = spec;
         this.createdAt = createdAt;
         this.updatedAt = createdAt;
+        this.deadline = createdAt.plusSeconds(spec.deadlineSeconds());
+    }
+
+    /** Whether a claim at {@code now} may take it. */
+    boolean dueAt(Instant now) {
+        return state == JobState.QUEUED && (notBefore == null || !notBefore.isAfter(now));
     }
 
     /** The job as a reader sees it; {@code withAttempts} false gives what a claim returns. */
@@ -48,7 +56,7 @@ final class StoredJob {
                 result,
                 error,
                 review,
-                new Job.Times(createdAt, updatedAt),
+                new Job.Times(createdAt, updatedAt, Optional.ofNullable(notBefore), Optional.of(deadline)),
                 withAttempts ? attempts.stream().map(StoredAttempt::view).toList() : List.of());
     }
 

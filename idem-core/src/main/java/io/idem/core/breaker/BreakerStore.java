@@ -25,4 +25,11 @@ public interface BreakerStore {
 
     /** half_open → open again after the probe failed, with the next, longer cooldown. */
     Optional<BreakerSnapshot> reopen(String provider, Instant until, String reason, String node, Instant now);
+
+    /**
+     * The vendor asked us to stay away until {@code until} (a 429 with {@code Retry-After}): keeps
+     * the later of the stored and the given time, in any breaker state, without moving the breaker.
+     * Empty if the stored limit already lasts at least as long.
+     */
+    Optional<BreakerSnapshot> rateLimit(String provider, Instant until, String node, Instant now);
 }

@@ -33,6 +33,12 @@ public final class CircuitBreakers {
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
     private final Map<String, Deque<long[]>> latencies = new ConcurrentHashMap<>();
     private final Map<String, long[]> lastP95Check = new ConcurrentHashMap<>();
+    /** Why a provider is denied while the vendor's {@code Retry-After} lasts. */
+    public static final String RATE_LIMITED = "rate_limited";
+
+    /** The longest a vendor's {@code Retry-After} may close a provider; longer asks are cut to this. */
+    public static final Duration MAX_RATE_LIMIT = Duration.ofHours(1);
+
     /** Enough samples for a stable p95; older ones fall out first. */
     private static final int WINDOW_CAP = 2048;
 
@@ -69,10 +75,16 @@ public final class CircuitBreakers {
         }
     }
 
-    /** May a call to {@code provider} go out now? Takes the single half-open probe when it is due. */
+    /**
+     * May a call to {@code provider} go out now? Not while the vendor's rate limit lasts; otherwise
+     * the breaker decides, and the single half-open probe is taken when it is due.
+     */
     public Admission tryAcquirePermission(String provider) {
         Instant now = clock.instant();
         BreakerSnapshot snapshot = snapshot(provider);
+        if (snapshot.rateLimitedAt(now)) {
+            return new Admission.Denied(RATE_LIMITED);
+        }
         return switch (Admission.decide(snapshot, now)) {
             case ALLOW -> new Admission.Allowed(false);
             case DENY -> new Admission.Denied("breaker_" + snapshot.state().wire());
@@ -114,6 +126,34 @@ public final class CircuitBreakers {
         if (consecutive >= settings.failureThreshold() && snapshot(provider).state() == BreakerState.CLOSED) {
             open(provider, consecutive + " consecutive failures, last: " + reason, now);
         }
+    }
+
+    /**
+     * The vendor answered 429 with {@code Retry-After}: the provider is closed to every node for
+     * that long (at most {@link #MAX_RATE_LIMIT}), and it is not a breaker failure: the vendor is up
+     * and said when to come back. A probe that meets a rate limit proved as much, so it closes the
+     * breaker; the rate limit keeps the provider shut until it passes.
+     */
+    public void onRateLimited(String provider, Duration wait, boolean probe) {
+        Instant now = clock.instant();
+        if (probe) {
+            store.close(provider, node, now).ifPresent(this::remember);
+        }
+        Duration capped = wait.compareTo(MAX_RATE_LIMIT) > 0 ? MAX_RATE_LIMIT : wait;
+        if (capped.isNegative() || capped.isZero()) {
+            return;
+        }
+        if (capped != wait) {
+            log.warn("provider '{}' asked to be left alone for {}; closing it for {} only", provider, wait, capped);
+        }
+        Instant until = now.plus(capped);
+        if (snapshot(provider)
+                .rateLimitedUntil()
+                .filter(known -> !known.isBefore(until))
+                .isPresent()) {
+            return; // already known to last as long: no shared write for every 429 of a burst
+        }
+        store.rateLimit(provider, until, node, now).ifPresentOrElse(this::remember, () -> refresh(provider));
     }
 
     private void open(String provider, String reason, Instant now) {

@@ -36,12 +36,30 @@ public record Job(
         attempts = List.copyOf(attempts);
     }
 
-    /** When the job was created and when it last changed. */
-    public record Times(Instant createdAt, Instant updatedAt) {
+    /**
+     * When the job was created and when it last changed.
+     *
+     * @param notBefore a deferred job is not claimed before this
+     * @param deadline after this the job makes no call and is not deferred again (empty: its
+     *     creation plus the spec's deadline)
+     */
+    public record Times(Instant createdAt, Instant updatedAt, Optional<Instant> notBefore, Optional<Instant> deadline) {
         public Times {
             Objects.requireNonNull(createdAt, "createdAt");
             Objects.requireNonNull(updatedAt, "updatedAt");
+            Objects.requireNonNull(notBefore, "notBefore");
+            Objects.requireNonNull(deadline, "deadline");
         }
+
+        /** Times of a job that was never deferred and keeps the deadline its spec gives it. */
+        public Times(Instant createdAt, Instant updatedAt) {
+            this(createdAt, updatedAt, Optional.empty(), Optional.empty());
+        }
+    }
+
+    /** After this the job makes no call and is not deferred again. */
+    public Instant deadline() {
+        return times.deadline().orElseGet(() -> times.createdAt().plusSeconds(spec.deadlineSeconds()));
     }
 
     public Instant createdAt() {

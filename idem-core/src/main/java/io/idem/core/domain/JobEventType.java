@@ -8,6 +8,7 @@ public enum JobEventType {
     CREATED("job.created"),
     CLAIMED("job.claimed"),
     REQUEUED("job.requeued"),
+    DEFERRED("job.deferred"),
     FAILED_OVER("attempt.failed_over"),
     CANDIDATE_SKIPPED("candidate.skipped"),
     SUCCEEDED("job.succeeded"),

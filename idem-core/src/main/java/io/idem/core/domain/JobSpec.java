@@ -11,15 +11,28 @@ import java.util.regex.Pattern;
  *
  * @param generation what to make
  * @param route which providers may make it
+ * @param timeoutSeconds the longest one call may take
+ * @param deadlineSeconds how long after it is accepted the whole job may still make calls: deferrals
+ *     end and every call's timeout is cut to what is left of it
  * @param simulate provider name → fault-injection mode (fake providers only)
  * @param metadataJson the client's opaque metadata as canonical JSON
  */
 public record JobSpec(
-        Generation generation, Route route, int timeoutSeconds, Map<String, String> simulate, String metadataJson) {
+        Generation generation,
+        Route route,
+        int timeoutSeconds,
+        int deadlineSeconds,
+        Map<String, String> simulate,
+        String metadataJson) {
 
     public static final int MAX_PROMPT_CHARS = 4000;
     public static final int MAX_N = 4;
     public static final int MAX_TIMEOUT_SECONDS = 600;
+    /** The deadline a job gets when nothing sets one. */
+    public static final int DEFAULT_DEADLINE_SECONDS = 600;
+    /** No configuration may allow a longer deadline than a week. */
+    public static final int MAX_DEADLINE_SECONDS = 604_800;
+
     private static final Pattern SIZE = Pattern.compile("[1-9][0-9]{1,4}x[1-9][0-9]{1,4}");
 
     public JobSpec {
@@ -29,8 +42,18 @@ public record JobSpec(
             throw new IllegalArgumentException(
                     "timeout must be 1.." + MAX_TIMEOUT_SECONDS + " seconds, was " + timeoutSeconds);
         }
+        if (deadlineSeconds < 1 || deadlineSeconds > MAX_DEADLINE_SECONDS) {
+            throw new IllegalArgumentException(
+                    "deadline must be 1.." + MAX_DEADLINE_SECONDS + " seconds, was " + deadlineSeconds);
+        }
         simulate = Map.copyOf(simulate);
         Objects.requireNonNull(metadataJson, "metadataJson");
+    }
+
+    /** A spec with the default deadline. */
+    public JobSpec(
+            Generation generation, Route route, int timeoutSeconds, Map<String, String> simulate, String metadataJson) {
+        this(generation, route, timeoutSeconds, DEFAULT_DEADLINE_SECONDS, simulate, metadataJson);
     }
 
     /**
@@ -84,6 +107,7 @@ public record JobSpec(
                 generation,
                 new Route(route.lane(), eligible, route.pinned(), skipped),
                 timeoutSeconds,
+                deadlineSeconds,
                 simulate,
                 metadataJson);
     }

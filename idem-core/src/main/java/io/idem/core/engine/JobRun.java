@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -31,6 +30,8 @@ import org.slf4j.LoggerFactory;
  * Drives one claimed job through its candidates (DESIGN §4 attempt protocol): write the attempt
  * ahead, call, settle. Moves on only after a definitive {@code Unavailable} (or a configuration
  * rejection in auto mode); one attempt per provider per round; stops the moment the lease is lost.
+ * When no candidate took the job and nothing is at risk, it waits for a candidate that is closed
+ * for a while (a deferral) until the job's deadline, which also cuts every call's timeout.
  */
 final class JobRun {
     private static final Logger log = LoggerFactory.getLogger(JobRun.class);
@@ -44,6 +45,10 @@ final class JobRun {
     private final BooleanSupplier stopping;
     private final CallbackAddress callbacks;
     private final ProviderGate gate;
+    private final Reopenings reopenings;
+
+    /** No call starts with less of the job's deadline left than this: it could only time out, unconfirmed. */
+    static final Duration MIN_CALL = Duration.ofSeconds(1);
 
     JobRun(
             JobQueueStore store,
@@ -55,6 +60,20 @@ final class JobRun {
             BooleanSupplier stopping,
             CallbackAddress callbacks,
             ProviderGate gate) {
+        this(store, providers, assets, clock, ticks, actor, stopping, callbacks, gate, DeferralSettings.DEFAULTS);
+    }
+
+    JobRun(
+            JobQueueStore store,
+            ProviderRegistry providers,
+            AssetStore assets,
+            InstantSource clock,
+            Ticker ticks,
+            String actor,
+            BooleanSupplier stopping,
+            CallbackAddress callbacks,
+            ProviderGate gate,
+            DeferralSettings deferral) {
         this.store = store;
         this.providers = providers;
         this.assets = assets;
@@ -64,19 +83,24 @@ final class JobRun {
         this.stopping = stopping;
         this.callbacks = callbacks;
         this.gate = gate;
+        this.reopenings = new Reopenings(gate, deferral.onBudgetExhausted());
     }
 
     void run(ClaimedJob claimed) {
         Job job = claimed.job();
-        List<String> markers = new ArrayList<>();
+        CandidatePass pass = new CandidatePass(reopenings);
         for (String name : job.spec().candidates()) {
             if (stopping.getAsBoolean()) {
                 // Shutting down between calls: hand the job back rather than start another paid call.
                 store.release(claimed.lease(), actor, clock.instant());
                 return;
             }
+            if (timeLeft(job).compareTo(MIN_CALL) < 0) {
+                pass.pastDeadline(name, clock.instant());
+                continue;
+            }
             if (claimed.attemptedThisRound().contains(name)) {
-                markers.add(name + "=already_attempted");
+                pass.movedPast(name, "already_attempted", true, clock.instant());
                 continue;
             }
             Optional<ProviderRegistry.Provider> provider = providers.find(name);
@@ -88,7 +112,7 @@ final class JobRun {
                                     "provider_disabled", "provider '" + name + "' is not available", "config"));
                     return;
                 }
-                markers.add(name + "=disabled");
+                pass.spent(name, "disabled");
                 continue;
             }
             Step step = attempt(claimed, provider.get());
@@ -96,21 +120,41 @@ final class JobRun {
                 case Step.Done done -> {
                     return;
                 }
-                case Step.Next next -> markers.add(name + "=" + next.marker());
+                case Step.Next next -> pass.movedPast(name, next.marker(), next.called(), clock.instant());
             }
         }
-        finish(
-                claimed,
-                new JobMove.Fail(
-                        "providers_exhausted",
-                        "no candidate could serve this job: " + String.join(", ", markers),
-                        "unavailable"));
+        conclude(claimed, pass.end(clock.instant(), job.deadline()));
+    }
+
+    /** Nothing took the job: it waits for a closed candidate, or fails. */
+    private void conclude(ClaimedJob claimed, CandidatePass.Verdict verdict) {
+        switch (verdict) {
+            case CandidatePass.Verdict.Fail fail -> finish(claimed, fail.failure());
+            case CandidatePass.Verdict.Defer defer -> {
+                if (!store.defer(claimed.lease(), defer.deferral(), actor, clock.instant())) {
+                    log.warn(
+                            "lease lost on job {} while deferring it",
+                            claimed.job().id());
+                }
+            }
+        }
+    }
+
+    /** What is left of the job's deadline now. */
+    private Duration timeLeft(Job job) {
+        return Duration.between(clock.instant(), job.deadline());
     }
 
     private sealed interface Step {
         record Done() implements Step {}
 
-        record Next(String marker) implements Step {}
+        /** The job moves past this candidate; {@code called}: it has an attempt in this round. */
+        record Next(String marker, boolean called) implements Step {
+            /** Skipped without a call. */
+            Next(String marker) {
+                this(marker, false);
+            }
+        }
     }
 
     private Step attempt(ClaimedJob claimed, ProviderRegistry.Provider provider) {
@@ -136,7 +180,7 @@ final class JobRun {
                 return new Step.Done();
             }
             case ALREADY_ATTEMPTED -> {
-                return new Step.Next("already_attempted");
+                return new Step.Next("already_attempted", true);
             }
             case WRITTEN -> gate.charge(name, expected);
         }
@@ -159,11 +203,18 @@ final class JobRun {
                         job.spec().kind(),
                         job.spec().size(),
                         job.spec().n()),
-                Duration.ofSeconds(job.spec().timeoutSeconds()),
+                callTimeout(job),
                 attemptId.toString(),
                 Optional.ofNullable(job.spec().simulate().get(name)),
                 requestId -> store.markSubmitted(attemptId, requestId),
                 callbacks.forAttempt(name, attemptId));
+    }
+
+    /** The call's own timeout, cut to what is left of the job's deadline. */
+    private Duration callTimeout(Job job) {
+        Duration own = Duration.ofSeconds(job.spec().timeoutSeconds());
+        Duration left = timeLeft(job);
+        return left.compareTo(own) < 0 ? left : own;
     }
 
     /** Records the outcome and the job's move in one write; the next step follows from the move. */
@@ -186,7 +237,7 @@ final class JobRun {
             return new Step.Done();
         }
         return switch (move) {
-            case JobMove.Continue c -> new Step.Next(outcome.errorClass() + marker(outcome));
+            case JobMove.Continue c -> new Step.Next(outcome.errorClass() + marker(outcome), true);
             case JobMove.Succeed s -> new Step.Done();
             case JobMove.Fail f -> new Step.Done();
             case JobMove.Park p -> new Step.Done();

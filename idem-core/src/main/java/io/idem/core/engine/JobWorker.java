@@ -69,6 +69,20 @@ public final class JobWorker implements AutoCloseable {
             WorkerSettings settings,
             CallbackAddress callbacks,
             ProviderGate gate) {
+        this(store, providers, assets, clock, ticks, settings, callbacks, gate, DeferralSettings.DEFAULTS);
+    }
+
+    /** A worker whose jobs wait out closed providers as {@code deferral} says. */
+    public JobWorker(
+            JobQueueStore store,
+            ProviderRegistry providers,
+            AssetStore assets,
+            InstantSource clock,
+            Ticker ticks,
+            WorkerSettings settings,
+            CallbackAddress callbacks,
+            ProviderGate gate,
+            DeferralSettings deferral) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
@@ -82,7 +96,8 @@ public final class JobWorker implements AutoCloseable {
                 "worker:" + settings.workerId(),
                 () -> !running,
                 callbacks,
-                gate);
+                gate,
+                deferral);
         this.slots = new Semaphore(settings.concurrency());
     }
 

@@ -42,11 +42,17 @@ public final class ProviderGate {
         budgets.charge(provider, expectedCost);
     }
 
-    /** Only failures that say the provider is unwell count against it; rejections prove it answers. */
+    /**
+     * Only failures that say the provider is unwell count against it; rejections prove it answers,
+     * and a rate limit with {@code Retry-After} closes it for that long instead of counting.
+     */
     public void report(String provider, Outcome outcome, Duration latency, boolean probe) {
         switch (outcome) {
             case Outcome.Confirmed c -> breakers.onSuccess(provider, latency, probe);
             case Outcome.Rejected r -> breakers.onSuccess(provider, latency, probe);
+            case Outcome.Unavailable u
+            when u.retryAfter().isPresent() ->
+                breakers.onRateLimited(provider, u.retryAfter().get(), probe);
             case Outcome.Unavailable u -> breakers.onError(provider, latency, probe, u.code());
             case Outcome.Unconfirmed u -> breakers.onError(provider, latency, probe, u.code());
             case Outcome.AdapterFault f -> {

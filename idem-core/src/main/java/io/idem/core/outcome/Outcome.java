@@ -4,6 +4,7 @@ import io.idem.core.domain.AttemptStatus;
 import io.idem.core.domain.Billable;
 import io.idem.core.text.Redactor;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -58,7 +59,12 @@ public sealed interface Outcome {
         return switch (this) {
             case Confirmed c -> c;
             case Unavailable u ->
-                new Unavailable(redactor.redact(u.code()), redactor.redact(u.message()), u.httpStatus(), u.requestId());
+                new Unavailable(
+                        redactor.redact(u.code()),
+                        redactor.redact(u.message()),
+                        u.httpStatus(),
+                        u.requestId(),
+                        u.retryAfter());
             case Rejected r ->
                 new Rejected(
                         r.kind(),
@@ -94,10 +100,26 @@ public sealed interface Outcome {
         }
     }
 
-    /** The provider could not serve this and did not start billable work: safe to try elsewhere. */
-    record Unavailable(String code, String message, int httpStatus, String requestId) implements Outcome {
+    /**
+     * The provider could not serve this and did not start billable work: safe to try elsewhere.
+     *
+     * @param retryAfter how long the vendor asked us to stay away ({@code Retry-After} on a 429), if it said
+     */
+    record Unavailable(String code, String message, int httpStatus, String requestId, Optional<Duration> retryAfter)
+            implements Outcome {
         public Unavailable {
             Objects.requireNonNull(code, "code");
+            Objects.requireNonNull(retryAfter, "retryAfter");
+        }
+
+        /** An answer that says nothing about when to come back. */
+        public Unavailable(String code, String message, int httpStatus, String requestId) {
+            this(code, message, httpStatus, requestId, Optional.empty());
+        }
+
+        /** The same answer, with the vendor's {@code Retry-After}. */
+        public Unavailable withRetryAfter(Optional<Duration> wait) {
+            return new Unavailable(code, message, httpStatus, requestId, wait);
         }
 
         @Override

@@ -12,7 +12,10 @@ import java.util.UUID;
  */
 public interface JobQueueStore {
 
-    /** Claims up to {@code limit} queued jobs in one statement, each with a fresh lease. */
+    /**
+     * Claims up to {@code limit} queued jobs in one statement, each with a fresh lease; a deferred job
+     * is not claimed before its not-before time.
+     */
     List<ClaimedJob> claim(String workerId, int limit, Instant now, Duration leaseFor);
 
     /** Extends the given leases; returns how many were still held. */
@@ -36,6 +39,15 @@ public interface JobQueueStore {
 
     /** Fails a running job that has no candidate left (fenced). */
     boolean finish(Lease lease, JobMove.Fail failure, String actor, Instant now);
+
+    /**
+     * Puts a running job without an open attempt back to the queue until {@code deferral.notBefore()}
+     * (a new round if it says so), with a {@code job.deferred} event naming each closed candidate
+     * (fenced). Counts no attempt.
+     *
+     * @return {@code false} when the lease was lost
+     */
+    boolean defer(Lease lease, Deferral deferral, String actor, Instant now);
 
     /** Gives a running job without an open attempt back to the queue (graceful shutdown). */
     boolean release(Lease lease, String actor, Instant now);

@@ -43,4 +43,13 @@ public final class MemoryBreakerStore implements BreakerStore {
     public Optional<BreakerSnapshot> reopen(String provider, Instant until, String reason, String node, Instant now) {
         return open(provider, until, reason, node, now);
     }
+
+    @Override
+    public Optional<BreakerSnapshot> rateLimit(String provider, Instant until, String node, Instant now) {
+        BreakerSnapshot s = states.getOrDefault(provider, BreakerSnapshot.closed(provider));
+        BreakerSnapshot limited = new BreakerSnapshot(
+                provider, s.state(), s.reopens(), s.openUntil(), s.probeUntil(), s.version() + 1, Optional.of(until));
+        states.put(provider, limited);
+        return Optional.of(limited);
+    }
 }

@@ -11,6 +11,7 @@ import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -72,7 +73,10 @@ public final class FakeAdapter implements ProviderAdapter {
             return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
                 case VendorExchange.Answered answered ->
-                    FakeAnswerReader.read(answered.response(), calls.settings().pricing(), calls.text(credential));
+                    RetryAfter.onto(
+                            FakeAnswerReader.read(
+                                    answered.response(), calls.settings().pricing(), calls.text(credential)),
+                            answered.response());
             };
         });
     }

@@ -33,7 +33,9 @@ final class GenerationIntake {
                 Reply.json(
                         400, ErrorBody.of("unknown_simulate_mode", "unknown simulate mode '" + unknown.value() + "'"));
             case Fixed.HTTP_503 -> Reply.json(503, ErrorBody.of("overloaded", "overloaded, nothing was generated"));
-            case Fixed.HTTP_429 -> rateLimited();
+            // A bare 429 (no Retry-After) counts against the breaker like a 503.
+            case Fixed.HTTP_429 -> Reply.json(429, ErrorBody.of("rate_limited", "too many requests"));
+            case SimulateMode.RateLimited limited -> rateLimited(limited.retryAfter());
             case Fixed.AUTH -> Reply.json(401, ErrorBody.of("invalid_api_key", "the API key is not valid"));
             // These judge the request, so they read it first.
             // Rejections are remembered, so a lookup after a lost answer can still say "refused".
@@ -71,9 +73,9 @@ final class GenerationIntake {
         return reply;
     }
 
-    private static Reply rateLimited() {
+    private static Reply rateLimited(Duration wait) {
         return new Reply.Answer(WireResponse.json(429, ErrorBody.of("rate_limited", "too many requests"))
-                .withHeader("Retry-After", "1"));
+                .withHeader("Retry-After", Long.toString(wait.toSeconds())));
     }
 
     private Reply rejected(GenerationRequest request, GenerationStatus status, String code, String message) {

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** The fault a caller asks the fake vendor to act out, from the {@code X-Idem-Simulate} header. */
-sealed interface SimulateMode permits SimulateMode.Fixed, SimulateMode.Slow, SimulateMode.Unknown {
+sealed interface SimulateMode
+        permits SimulateMode.Fixed, SimulateMode.Slow, SimulateMode.RateLimited, SimulateMode.Unknown {
 
     /** The longest {@code slow:MS} delay accepted, in milliseconds. */
     long MAX_SLOW_MILLIS = 600_000;
@@ -37,6 +38,19 @@ sealed interface SimulateMode permits SimulateMode.Fixed, SimulateMode.Slow, Sim
         }
     }
 
+    /** The longest {@code rate_limited:S} wait accepted, in seconds (a day: longer than Idem honours). */
+    long MAX_RATE_LIMIT_SECONDS = 86_400;
+
+    /** {@code rate_limited:S}: refuse at once with a 429 that says {@code Retry-After: S}; bills nothing. */
+    record RateLimited(Duration retryAfter) implements SimulateMode {
+        public RateLimited {
+            if (retryAfter.isNegative() || retryAfter.toSeconds() > MAX_RATE_LIMIT_SECONDS) {
+                throw new IllegalArgumentException(
+                        "rate limit must be 0.." + MAX_RATE_LIMIT_SECONDS + " s, was " + retryAfter);
+            }
+        }
+    }
+
     /** A value the vendor does not understand; answered with a 400. */
     record Unknown(String value) implements SimulateMode {}
 
@@ -53,6 +67,12 @@ sealed interface SimulateMode permits SimulateMode.Fixed, SimulateMode.Slow, Sim
             // At most 6 digits keeps parseLong away from overflow; the range check does the rest.
             if (millis.matches("[0-9]{1,6}") && Long.parseLong(millis) <= MAX_SLOW_MILLIS) {
                 return new Slow(Duration.ofMillis(Long.parseLong(millis)));
+            }
+        }
+        if (trimmed.startsWith("rate_limited:")) {
+            String seconds = trimmed.substring("rate_limited:".length());
+            if (seconds.matches("[0-9]{1,5}") && Long.parseLong(seconds) <= MAX_RATE_LIMIT_SECONDS) {
+                return new RateLimited(Duration.ofSeconds(Long.parseLong(seconds)));
             }
         }
         return new Unknown(trimmed);

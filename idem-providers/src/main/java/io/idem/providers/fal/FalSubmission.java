@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -59,7 +60,8 @@ final class FalSubmission {
     private static Answer read(HttpResponse<byte[]> response, String endpointId, VendorText text) {
         int status = response.statusCode();
         if (status < 200 || status > 299) {
-            return new Answer.Settled(FalErrors.submitRefused(status, response.body(), response.headers(), text));
+            return new Answer.Settled(RetryAfter.onto(
+                    FalErrors.submitRefused(status, response.body(), response.headers(), text), response));
         }
         Optional<JsonNode> root = VendorJson.parse(response.body());
         Optional<String> id = root.flatMap(r -> VendorJson.text(r, "request_id"));

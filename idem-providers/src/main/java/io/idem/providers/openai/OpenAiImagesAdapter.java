@@ -13,6 +13,7 @@ import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -112,7 +113,9 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     private Outcome read(HttpResponse<byte[]> response, GenerationCall call, Credential credential, Duration took) {
         String requestId = response.headers().firstValue("x-request-id").orElse(null);
         if (response.statusCode() != 200) {
-            return errors.classify(response.statusCode(), response.body(), requestId, took, calls.text(credential));
+            return RetryAfter.onto(
+                    errors.classify(response.statusCode(), response.body(), requestId, took, calls.text(credential)),
+                    response);
         }
         if (requestId != null) {
             // Before any download: a crash while fetching still leaves the id on the attempt.

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -77,7 +78,7 @@ final class ReplicateCreation {
     private static Answer read(HttpResponse<byte[]> response, VendorText text) {
         int status = response.statusCode();
         if (status < 200 || status > 299) {
-            return new Answer.Settled(ReplicateErrors.createRefused(response, text));
+            return new Answer.Settled(RetryAfter.onto(ReplicateErrors.createRefused(response, text), response));
         }
         Optional<Prediction> prediction = VendorJson.parse(response.body())
                 .flatMap(Prediction::read)

@@ -12,6 +12,7 @@ import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.ImageSize;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -130,7 +131,9 @@ public final class RunwareAdapter implements ProviderAdapter {
         // Runware documents an immediate acknowledgement, not its status: any 2xx counts.
         if (status / 100 != 2 || refusedInAck) {
             Duration took = Duration.between(started, clock.instant());
-            return errors.refused(status, reply.flatMap(RunwareReply::firstError), task, took, calls.text(credential));
+            return RetryAfter.onto(
+                    errors.refused(status, reply.flatMap(RunwareReply::firstError), task, took, calls.text(credential)),
+                    response);
         }
         // Accepted (an unreadable 200 too: the task exists under our UUID either way, polling tells).
         call.listener().submitted(task);

@@ -110,6 +110,21 @@ class FakeAdapterOutcomeTest {
     }
 
     @Test
+    void aRateLimitCarriesTheVendorsRetryAfterAndABare429None() {
+        Outcome limited = adapter.generate(aCall().simulate("rate_limited:7").build());
+        Outcome bare = adapter.generate(aCall().simulate("http_429").build());
+
+        assertThat(limited).isInstanceOfSatisfying(Outcome.Unavailable.class, u -> {
+            assertThat(u.httpStatus()).isEqualTo(429);
+            assertThat(u.retryAfter()).contains(java.time.Duration.ofSeconds(7));
+        });
+        assertThat(bare)
+                .isInstanceOfSatisfying(
+                        Outcome.Unavailable.class,
+                        u -> assertThat(u.retryAfter()).isEmpty());
+    }
+
+    @Test
     void refuseIsUnavailableBecauseTheBodyNeverLeft() {
         GenerationCall call = aCall().simulate("refuse").build();
 

@@ -110,11 +110,23 @@ class FakeVendorServerTest {
     @Test
     void rateLimitingSaysWhenToComeBack() throws IOException {
         try (RawConnection connection = new RawConnection(vendor.port())) {
-            RawConnection.Response response =
-                    connection.send(post("http_429", generation("limited"))).read();
+            RawConnection.Response response = connection
+                    .send(post("rate_limited:1", generation("limited")))
+                    .read();
 
             assertThat(response.status()).isEqualTo(429);
             assertThat(response.headers()).containsEntry("retry-after", "1");
+        }
+    }
+
+    @Test
+    void aBare429SaysNothingAboutWhenToComeBack() throws IOException {
+        try (RawConnection connection = new RawConnection(vendor.port())) {
+            RawConnection.Response response =
+                    connection.send(post("http_429", generation("bare"))).read();
+
+            assertThat(response.status()).isEqualTo(429);
+            assertThat(response.headers()).doesNotContainKey("retry-after");
         }
     }
 

@@ -268,6 +268,24 @@ class OpenAiErrorMappingTest {
         assertThat(outcome.billable()).isEqualTo(Billable.UNKNOWN);
     }
 
+    @Test
+    void a429CarriesTheVendorsRetryAfterInMilliseconds() {
+        fixture.vendor.stubFor(post(urlEqualTo("/v1/images/generations"))
+                .willReturn(aResponse()
+                        .withStatus(429)
+                        .withHeader("Content-Type", "application/json")
+                        .withHeader("retry-after-ms", "1500")
+                        .withHeader("Retry-After", "2")
+                        .withBody(error("Rate limit reached", "requests", null, "rate_limit_exceeded"))));
+
+        Outcome outcome = fixture.adapter().generate(aCall().build());
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Unavailable.class,
+                        u -> assertThat(u.retryAfter()).contains(Duration.ofMillis(1500)));
+    }
+
     private static String error(String message, String type, String param, String code) {
         return """
                 {"error": {"message": %s, "type": %s, "param": %s, "code": %s}}

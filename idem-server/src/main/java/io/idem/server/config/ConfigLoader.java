@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.idem.core.engine.DeferralSettings;
 import io.idem.core.engine.WorkerSettings;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -113,7 +114,33 @@ public final class ConfigLoader {
                         Duration.ofSeconds(s.intValue(
                                 "sdk_retry_window_seconds", "IDEM_SDK_RETRY_WINDOW_SECONDS", 600, 1, 86_400)),
                         Duration.ofSeconds(s.intValue(
-                                "sdk_retry_max_window_seconds", "IDEM_SDK_RETRY_MAX_WINDOW_SECONDS", 600, 1, 86_400))));
+                                "sdk_retry_max_window_seconds", "IDEM_SDK_RETRY_MAX_WINDOW_SECONDS", 600, 1, 86_400))),
+                deferral(s));
+    }
+
+    /** Job deadlines and deferral; the default must not exceed the maximum. */
+    private static DeferralSettings deferral(Settings s) {
+        var d = DeferralSettings.DEFAULTS;
+        int max = s.intValue(
+                "job_deadline.max_seconds",
+                "IDEM_MAX_DEADLINE_SECONDS",
+                (int) d.maxDeadline().toSeconds(),
+                1,
+                io.idem.core.domain.JobSpec.MAX_DEADLINE_SECONDS);
+        int fallback = s.intValue(
+                "job_deadline.default_seconds",
+                "IDEM_DEFAULT_DEADLINE_SECONDS",
+                (int) Math.min(d.defaultDeadline().toSeconds(), max),
+                1,
+                io.idem.core.domain.JobSpec.MAX_DEADLINE_SECONDS);
+        if (fallback > max) {
+            throw new ConfigException("job_deadline.default_seconds (" + fallback
+                    + ") must not be longer than job_deadline.max_seconds (" + max + ")");
+        }
+        return new DeferralSettings(
+                Duration.ofSeconds(fallback),
+                Duration.ofSeconds(max),
+                s.bool("defer_on_budget_exhausted", "IDEM_DEFER_ON_BUDGET_EXHAUSTED", false));
     }
 
     /** A comma-separated string (either source) or, in the file, a YAML list. */
@@ -274,6 +301,19 @@ public final class ConfigLoader {
                 throw new ConfigException(where + " must be " + min + ".." + max + ", was " + value);
             }
             return value;
+        }
+
+        boolean bool(String path, String envName, boolean fallback) {
+            String raw = text(path, envName, null);
+            if (raw == null) {
+                return fallback;
+            }
+            String where = envName != null && env.get(envName) != null ? envName : path;
+            return switch (raw.strip()) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new ConfigException(where + " must be true or false, was '" + raw + "'");
+            };
         }
 
         private JsonNode at(String path) {

@@ -2,6 +2,7 @@ package io.idem.server.config;
 
 import io.idem.core.breaker.BreakerSettings;
 import io.idem.core.chat.ChatRouting;
+import io.idem.core.engine.DeferralSettings;
 import io.idem.core.engine.WorkerSettings;
 import io.idem.core.routing.Routing;
 import java.net.URI;
@@ -161,6 +162,7 @@ public record IdemConfig(
      * @param idempotencyRetention how long an idempotency key (jobs and chat) is kept
      * @param healthEvery the pause between a provider's health checks
      * @param sdkRetries how SDK retries of a keyless request are merged into it
+     * @param deferral job deadlines (default and maximum) and whether a spent budget makes jobs wait
      */
     public record Engine(
             WorkerSettings worker,
@@ -169,7 +171,8 @@ public record IdemConfig(
             Duration idempotencyRetention,
             BreakerSettings breaker,
             Duration healthEvery,
-            SdkRetries sdkRetries) {}
+            SdkRetries sdkRetries,
+            DeferralSettings deferral) {}
 
     /**
      * The windows in which an SDK's retry of a request without {@code Idempotency-Key} is merged
@@ -256,6 +259,12 @@ public record IdemConfig(
         out.append(" public_url=")
                 .append(http.publicUrl().map(u -> redactUrl(u.toString())).orElse("[none]"));
         out.append(" trusted_proxies=").append(http.trustedProxies());
+        out.append(" job_deadline=")
+                .append(engine.deferral().defaultDeadline().toSeconds())
+                .append("s (max ")
+                .append(engine.deferral().maxDeadline().toSeconds())
+                .append("s) defer_on_budget_exhausted=")
+                .append(engine.deferral().onBudgetExhausted());
         out.append(" idempotency_retention=")
                 .append(engine.idempotencyRetention().toHours())
                 .append('h');

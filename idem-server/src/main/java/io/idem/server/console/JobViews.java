@@ -39,6 +39,7 @@ final class JobViews {
             case RESOLVED -> "Operator decision";
             case REVIEW_EXPIRED -> "Reconcile window expired";
             case REQUEUED -> "Back in the queue";
+            case DEFERRED -> "Waiting for a provider to reopen";
             case CANCELED -> "Canceled";
         };
     }

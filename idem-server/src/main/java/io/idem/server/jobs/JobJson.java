@@ -27,6 +27,9 @@ public final class JobJson {
         out.put("candidates", job.spec().candidates());
         out.put("created_at", job.createdAt().toString());
         out.put("updated_at", job.updatedAt().toString());
+        out.put("deadline_seconds", job.spec().deadlineSeconds());
+        out.put("deadline_at", job.deadline().toString());
+        out.put("not_before", job.times().notBefore().map(Object::toString).orElse(null));
         out.put(
                 "result",
                 job.result()

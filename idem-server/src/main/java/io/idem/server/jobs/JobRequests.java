@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
+import io.idem.core.engine.DeferralSettings;
 import io.idem.core.routing.CandidatePlan;
 import io.idem.core.routing.CandidatePlanner;
 import io.idem.core.routing.Routing;
@@ -26,16 +27,28 @@ import java.util.regex.Pattern;
  */
 public final class JobRequests {
     static final Set<String> FIELDS = Set.of(
-            "prompt", "model", "timeout", "kind", "lane", "size", "n", "provider_policy", "simulate", "metadata");
+            "prompt",
+            "model",
+            "timeout",
+            "deadline_seconds",
+            "kind",
+            "lane",
+            "size",
+            "n",
+            "provider_policy",
+            "simulate",
+            "metadata");
     static final List<String> KINDS =
             java.util.Arrays.stream(JobKind.values()).map(JobKind::wire).toList();
     private static final Pattern SIMULATE = Pattern.compile(
-            "ok|http_503|http_429|refuse|malformed|user_error|policy|auth|timeout|disconnect|lost|slow:[0-9]{1,6}");
+            "ok|http_503|http_429|refuse|malformed|user_error|policy|auth|timeout|disconnect|lost|slow:[0-9]{1,6}"
+                    + "|rate_limited:[0-9]{1,5}");
     private static final int DEFAULT_TIMEOUT = 60;
 
     private final Routing routing;
     private final CandidatePlanner planner;
     private final io.idem.core.routing.Eligibility eligibility;
+    private final DeferralSettings deadlines;
 
     /** Who asks: the key attributes routing depends on. */
     public record Asker(java.util.Optional<String> jurisdiction, boolean adultApproved) {
@@ -47,6 +60,13 @@ public final class JobRequests {
     }
 
     public JobRequests(Routing routing, java.util.function.Function<String, String> environment) {
+        this(routing, environment, DeferralSettings.DEFAULTS);
+    }
+
+    /** {@code deadlines}: the deadline a request gets when it names none, and the longest it may name. */
+    public JobRequests(
+            Routing routing, java.util.function.Function<String, String> environment, DeferralSettings deadlines) {
+        this.deadlines = deadlines;
         this.routing = routing;
         this.planner = new CandidatePlanner(routing);
         this.eligibility = new io.idem.core.routing.Eligibility(routing, environment);
@@ -133,6 +153,9 @@ public final class JobRequests {
         }
         int n = integer(body, "n", 1, 1, JobSpec.MAX_N);
         int timeout = integer(body, "timeout", DEFAULT_TIMEOUT, 1, JobSpec.MAX_TIMEOUT_SECONDS);
+        int deadline = integer(
+                body, "deadline_seconds", (int) deadlines.defaultDeadline().toSeconds(), 1, (int)
+                        deadlines.maxDeadline().toSeconds());
         CandidatePlan.Planned planned = plan(body);
         Map<String, String> simulate = simulate(body.get("simulate"));
         JsonNode metadata = body.get("metadata");
@@ -145,6 +168,7 @@ public final class JobRequests {
                 new JobSpec.Generation(prompt, Json.text(body, "model", null), kind, size, n),
                 new JobSpec.Route(planned.lane(), planned.candidates(), planned.pinned()),
                 timeout,
+                deadline,
                 simulate,
                 metadataJson);
     }
@@ -223,6 +247,7 @@ public final class JobRequests {
         canonical.put("size", spec.size());
         canonical.put("n", spec.n());
         canonical.put("timeout", spec.timeoutSeconds());
+        canonical.put("deadline_seconds", spec.deadlineSeconds());
         canonical.put("candidates", spec.candidates());
         canonical.put("pinned", spec.pinned());
         canonical.put("simulate", new TreeMap<>(spec.simulate()));

@@ -11,6 +11,7 @@ import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.engine.Reconciler;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.AssetStore;
+import io.idem.core.time.Ticker;
 import io.idem.postgres.Database;
 import io.idem.postgres.JobWakeups;
 import io.idem.postgres.PgBreakerStore;
@@ -150,9 +151,11 @@ public final class Engine implements AutoCloseable {
                 registry,
                 parts.assets(),
                 parts.clock(),
+                Ticker.system(),
                 parts.config().engine().worker(),
                 webhookLinks,
-                gate));
+                gate,
+                parts.config().engine().deferral()));
         JobWorker w = worker;
         sweeper = push(new LeaseSweeper(queue, parts.clock(), SWEEP_EVERY, w::wake));
         return w::wake;

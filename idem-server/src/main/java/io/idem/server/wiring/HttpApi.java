@@ -71,7 +71,8 @@ public final class HttpApi {
         var jobStores = parts.stores().jobs();
         var reads = jobStores.reads();
         // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
-        var requests = new JobRequests(parts.routing(), config.credentials()::get);
+        var requests = new JobRequests(
+                parts.routing(), config.credentials()::get, config.engine().deferral());
         var desk = new JobDesk(requests, submissions(config, parts), reads, links);
         Engine engine = parts.engine();
         var facts = new ProviderFacts(

@@ -41,6 +41,30 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void jobDeadlinesAndBudgetDeferralAreReadAndCheckedAgainstEachOther() {
+        var deferral = load(Map.of(
+                        "IDEM_DEFAULT_DEADLINE_SECONDS", "120",
+                        "IDEM_MAX_DEADLINE_SECONDS", "3600",
+                        "IDEM_DEFER_ON_BUDGET_EXHAUSTED", "true"))
+                .engine()
+                .deferral();
+        assertThat(deferral.defaultDeadline()).isEqualTo(java.time.Duration.ofSeconds(120));
+        assertThat(deferral.maxDeadline()).isEqualTo(java.time.Duration.ofSeconds(3600));
+        assertThat(deferral.onBudgetExhausted()).isTrue();
+        assertThat(load(Map.of()).engine().deferral().onBudgetExhausted()).isFalse();
+
+        assertThatThrownBy(
+                        () -> load(Map.of("IDEM_DEFAULT_DEADLINE_SECONDS", "700", "IDEM_MAX_DEADLINE_SECONDS", "600")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("700")
+                .hasMessageContaining("600");
+        assertThatThrownBy(() -> load(Map.of("IDEM_DEFER_ON_BUDGET_EXHAUSTED", "yes")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("IDEM_DEFER_ON_BUDGET_EXHAUSTED")
+                .hasMessageContaining("yes");
+    }
+
+    @Test
     void theFileIsReadAndTheEnvironmentWins() throws Exception {
         Path file = Files.createTempFile("idem", ".yaml");
         Files.writeString(file, """

@@ -26,7 +26,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The claim and lease half of {@link JobQueueStoreContract}: who may write a job, and when that ends. */
-public abstract class LeaseContract extends JobQueueStoreFixture {
+public abstract class LeaseContract extends DeferralContract {
 
     @Test
     void claimsTheOldestQueuedJobsFirstEachWithItsOwnLease() {
