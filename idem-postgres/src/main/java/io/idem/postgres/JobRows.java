@@ -31,7 +31,7 @@ final class JobRows {
             ARRAY(SELECT k || chr(31) || v FROM jsonb_each_text(j.simulate) AS s(k, v)) AS simulate_pairs,
             j.metadata::text AS metadata_json, j.round, j.result_provider, j.result_attempt_id,
             j.error_code, j.error_message, j.error_class, j.review_reason, j.review_since,
-            j.created_at, j.updated_at
+            j.created_at, j.updated_at, j.max_cost_usd
             """;
 
     static final String ATTEMPT_COLUMNS = """
@@ -53,7 +53,8 @@ final class JobRows {
                 new JobSpec.Route(rs.getString("lane"), strings(rs.getArray("candidates")), rs.getBoolean("pinned")),
                 rs.getInt("timeout_seconds"),
                 pairs(rs.getArray("simulate_pairs")),
-                rs.getString("metadata_json"));
+                rs.getString("metadata_json"),
+                Optional.ofNullable(rs.getBigDecimal("max_cost_usd")));
         UUID resultAttempt = rs.getObject("result_attempt_id", UUID.class);
         Optional<JobResult> result = resultAttempt == null
                 ? Optional.empty()

@@ -27,8 +27,10 @@ public final class PgJobIntake implements JobIntake {
 
     private static final String INSERT_JOB = """
             INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
-                              candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id)
-            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?
+                              candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id,
+                              max_cost_usd)
+            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?,
+                   ?::numeric
             """;
 
     private static final String INSERT_EVENT = """
@@ -150,6 +152,7 @@ public final class PgJobIntake implements JobIntake {
         ps.setTimestamp(i++, JobRows.timestamp(now));
         ps.setTimestamp(i++, JobRows.timestamp(now));
         ps.setObject(i++, apiKeyId);
+        ps.setBigDecimal(i++, spec.maxCostUsd().orElse(null));
         return i;
     }
 

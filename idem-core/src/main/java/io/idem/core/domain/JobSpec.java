@@ -1,8 +1,10 @@
 package io.idem.core.domain;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -13,9 +15,16 @@ import java.util.regex.Pattern;
  * @param route which providers may make it
  * @param simulate provider name → fault-injection mode (fake providers only)
  * @param metadataJson the client's opaque metadata as canonical JSON
+ * @param maxCostUsd the request's cost ceiling ({@code max_cost_usd}): candidates whose expected cost
+ *     would take the job's total past it are skipped
  */
 public record JobSpec(
-        Generation generation, Route route, int timeoutSeconds, Map<String, String> simulate, String metadataJson) {
+        Generation generation,
+        Route route,
+        int timeoutSeconds,
+        Map<String, String> simulate,
+        String metadataJson,
+        Optional<BigDecimal> maxCostUsd) {
 
     public static final int MAX_PROMPT_CHARS = 4000;
     public static final int MAX_N = 4;
@@ -31,6 +40,13 @@ public record JobSpec(
         }
         simulate = Map.copyOf(simulate);
         Objects.requireNonNull(metadataJson, "metadataJson");
+        Objects.requireNonNull(maxCostUsd, "maxCostUsd");
+    }
+
+    /** A spec without a cost ceiling. */
+    public JobSpec(
+            Generation generation, Route route, int timeoutSeconds, Map<String, String> simulate, String metadataJson) {
+        this(generation, route, timeoutSeconds, simulate, metadataJson, Optional.empty());
     }
 
     /**
@@ -85,7 +101,8 @@ public record JobSpec(
                 new Route(route.lane(), eligible, route.pinned(), skipped),
                 timeoutSeconds,
                 simulate,
-                metadataJson);
+                metadataJson,
+                maxCostUsd);
     }
 
     public String prompt() {
