@@ -33,7 +33,8 @@ final class JobRows {
             j.error_code, j.error_message, j.error_class, j.review_reason, j.review_since,
             j.created_at, j.updated_at, j.deadline_seconds,
             NULLIF(j.not_before, '-infinity'::timestamptz) AS not_before,
-            COALESCE(j.deadline_at, j.created_at + make_interval(secs => j.deadline_seconds)) AS deadline_at
+            COALESCE(j.deadline_at, j.created_at + make_interval(secs => j.deadline_seconds)) AS deadline_at,
+            j.max_cost_usd
             """;
 
     static final String ATTEMPT_COLUMNS = """
@@ -56,7 +57,8 @@ final class JobRows {
                 rs.getInt("timeout_seconds"),
                 rs.getInt("deadline_seconds"),
                 pairs(rs.getArray("simulate_pairs")),
-                rs.getString("metadata_json"));
+                rs.getString("metadata_json"),
+                Optional.ofNullable(rs.getBigDecimal("max_cost_usd")));
         UUID resultAttempt = rs.getObject("result_attempt_id", UUID.class);
         Optional<JobResult> result = resultAttempt == null
                 ? Optional.empty()

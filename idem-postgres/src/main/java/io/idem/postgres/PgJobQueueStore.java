@@ -11,6 +11,7 @@ import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Lease;
 import io.idem.core.spi.Settlement;
 import io.idem.core.spi.StoredAsset;
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -303,5 +304,21 @@ public final class PgJobQueueStore implements JobQueueStore {
         } else {
             ps.setString(index, value);
         }
+    }
+
+    @Override
+    public BigDecimal costSoFar(UUID jobId) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT COALESCE(sum(cost_usd), 0) FROM provider_attempts
+                     WHERE job_id = ? AND billable IN ('yes', 'unknown')
+                    """)) {
+                ps.setObject(1, jobId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getBigDecimal(1);
+                }
+            }
+        });
     }
 }

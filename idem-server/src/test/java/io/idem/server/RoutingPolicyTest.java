@@ -147,7 +147,7 @@ class RoutingPolicyTest {
 
     @Test
     void aKeyPastItsDailyBudgetIsRefusedWith429BeforeAnyProviderIsCalled() {
-        String budgeted = key("budgeted", "{\"daily_budget_usd\": 0.05}");
+        String budgeted = key("budgeted", "{\"daily_budget_usd\": 0.08}"); // two jobs at 0.04 spend it exactly
         for (int i = 0; i < 2; i++) {
             String id = created(budgeted, "{\"prompt\": \"x\"}").get("id").asText();
             org.awaitility.Awaitility.await()
@@ -161,6 +161,32 @@ class RoutingPolicyTest {
         var refused = server.post("/v1/jobs", budgeted, "{\"prompt\": \"x\"}");
         assertThat(refused.status()).isEqualTo(429);
         assertThat(refused.body().get("error").get("code").asText()).isEqualTo("budget_exceeded");
+        assertThat(us.ledger().size() + eu.ledger().size()).isEqualTo(ledger);
+    }
+
+    @Test
+    void aJobWhoseExpectedCostWouldPassTheKeysBudgetFailsWithoutCallingAnyProvider() {
+        String budgeted = key("tight", "{\"daily_budget_usd\": 0.05}");
+        String first = created(budgeted, "{\"prompt\": \"x\"}").get("id").asText();
+        org.awaitility.Awaitility.await()
+                .until(() -> server.get("/v1/jobs/" + first, budgeted)
+                        .body()
+                        .get("state")
+                        .asText()
+                        .equals("succeeded"));
+        int ledger = us.ledger().size() + eu.ledger().size();
+
+        String second = created(budgeted, "{\"prompt\": \"x\"}").get("id").asText();
+        org.awaitility.Awaitility.await()
+                .until(() -> server.get("/v1/jobs/" + second, budgeted)
+                        .body()
+                        .get("state")
+                        .asText()
+                        .equals("failed"));
+
+        JsonNode job = server.get("/v1/jobs/" + second, budgeted).body();
+        assertThat(job.get("error").get("code").asText()).isEqualTo("budget_exceeded");
+        assertThat(job.get("attempts")).isEmpty();
         assertThat(us.ledger().size() + eu.ledger().size()).isEqualTo(ledger);
     }
 

@@ -1,5 +1,6 @@
 package io.idem.testkit;
 
+import io.idem.core.domain.Billable;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobEvent;
 import io.idem.core.domain.JobEventType;
@@ -15,6 +16,7 @@ import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.Lease;
 import io.idem.core.spi.Settlement;
 import io.idem.core.spi.StoredAsset;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -244,5 +246,13 @@ public final class InMemoryJobQueueStore implements JobQueueStore {
                 : assets.getOrDefault(attempt.id, List.of()).stream()
                         .map(a -> new JobResult.AssetRef(a.id(), a.mimeType(), a.bytes()))
                         .toList();
+    }
+
+    @Override
+    public synchronized BigDecimal costSoFar(UUID jobId) {
+        return attempts.values().stream()
+                .filter(a -> a.jobId.equals(jobId) && a.billable != Billable.NO)
+                .map(a -> a.costUsd)
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 }

@@ -2,8 +2,10 @@ package io.idem.testkit;
 
 import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Test data builder for job specs: a valid image job on {@code primary} then {@code backup}. */
 public final class JobSpecBuilder {
@@ -16,6 +18,7 @@ public final class JobSpecBuilder {
     private List<String> candidates = List.of("primary", "backup");
     private boolean pinned;
     private Map<String, String> simulate = Map.of();
+    private Optional<BigDecimal> maxCostUsd = Optional.empty();
 
     private JobSpecBuilder() {}
 
@@ -70,6 +73,12 @@ public final class JobSpecBuilder {
         return this;
     }
 
+    /** The job's own cost ceiling ({@code max_cost_usd}). */
+    public JobSpecBuilder maxCost(String usd) {
+        maxCostUsd = Optional.of(new BigDecimal(usd));
+        return this;
+    }
+
     public JobSpec build() {
         return new JobSpec(
                 new JobSpec.Generation(prompt, model, kind, "1024x1024", n),
@@ -77,6 +86,7 @@ public final class JobSpecBuilder {
                 timeoutSeconds,
                 deadlineSeconds,
                 simulate,
-                "{}");
+                "{}",
+                maxCostUsd);
     }
 }

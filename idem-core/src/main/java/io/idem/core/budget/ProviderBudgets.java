@@ -1,39 +1,37 @@
 package io.idem.core.budget;
 
+import io.idem.core.domain.Billable;
 import io.idem.core.time.Ticker;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Per-provider daily budgets (DESIGN §6): spend counts billed and at-risk (unknown) cost from the
- * audit; an event at 50 %, and the provider is skipped at 100 % until the UTC day turns. Spend is
- * re-read from the database every {@link #REFRESH} and counted locally in between, so the hot path
- * rarely touches the database. Thread-safe.
+ * Per-provider daily budgets and the key budgets behind them, as hard caps (DESIGN §6): every call
+ * holds its expected cost through the {@link SpendStore} before it goes out and settles after it,
+ * so concurrent calls on any number of nodes cannot spend past a cap. Threshold events come from
+ * the store, on settled spend. {@link #blocked} is only a cheap early skip on settled spend, read
+ * every {@link #REFRESH}; the hold is what decides. Thread-safe.
  */
 public final class ProviderBudgets {
-    private static final Logger log = LoggerFactory.getLogger(ProviderBudgets.class);
     static final Duration REFRESH = Duration.ofSeconds(2);
-    private static final BigDecimal HALF = new BigDecimal("0.5");
 
     private final SpendStore store;
     private final Map<String, BigDecimal> budgets;
     private final InstantSource clock;
     private final Ticker ticks;
-    private final Map<String, Spent> spent = new ConcurrentHashMap<>();
+    private final Map<String, Read> reads = new ConcurrentHashMap<>();
 
-    private record Spent(LocalDate day, BigDecimal amount, long readAtNanos) {}
+    private record Read(LocalDate day, SpendStore.Spend spend, long readAtNanos) {}
 
-    /** Today's spend and budget of one provider. */
-    public record Status(BigDecimal spentUsd, Optional<BigDecimal> budgetUsd) {
+    /** Today's spend of one provider: settled (billed plus unknown), held by calls in flight, and its budget. */
+    public record Status(BigDecimal spentUsd, BigDecimal heldUsd, Optional<BigDecimal> budgetUsd) {
         public boolean exhausted() {
             return budgetUsd.map(b -> spentUsd.compareTo(b) >= 0).orElse(false);
         }
@@ -43,7 +41,7 @@ public final class ProviderBudgets {
         this(store, budgets, clock, Ticker.system());
     }
 
-    /** Budgets whose refresh window is measured by {@code ticks} (a manual clock in tests). */
+    /** Budgets whose early-skip reads are spaced by {@code ticks} (a manual clock in tests). */
     public ProviderBudgets(SpendStore store, Map<String, BigDecimal> budgets, InstantSource clock, Ticker ticks) {
         this.store = store;
         this.budgets = Map.copyOf(budgets);
@@ -54,54 +52,56 @@ public final class ProviderBudgets {
     public Status status(String provider) {
         BigDecimal budget = budgets.get(provider);
         if (budget == null) {
-            return new Status(BigDecimal.ZERO, Optional.empty());
+            return new Status(BigDecimal.ZERO, BigDecimal.ZERO, Optional.empty());
         }
-        return new Status(current(provider).amount(), Optional.of(budget));
+        SpendStore.Spend spend = current(provider);
+        return new Status(spend.settledUsd(), spend.heldUsd(), Optional.of(budget));
     }
 
-    /** Why a call must not go out ({@code budget_exhausted}), or empty. */
+    /** Why a call must not even ask for a hold ({@code budget_exhausted}: settled spend is at the cap), or empty. */
     public Optional<String> blocked(String provider) {
         return status(provider).exhausted() ? Optional.of("budget_exhausted") : Optional.empty();
     }
 
-    /** Counts a call's cost at once (at risk until settled); announces thresholds it crosses. */
-    public void charge(String provider, BigDecimal cost) {
-        BigDecimal budget = budgets.get(provider);
-        if (budget == null || cost.signum() <= 0) {
-            return;
+    /**
+     * Holds {@code expected} for a call to {@code provider} on its daily budget and on the key's
+     * budgets (the key of job {@code jobId}, or {@code apiKeyId}); {@code holdFor} is how long the
+     * call may take before the sweeper settles an orphaned hold.
+     */
+    public Hold tryHold(
+            UUID id,
+            String provider,
+            Optional<UUID> jobId,
+            Optional<UUID> apiKeyId,
+            BigDecimal expected,
+            Duration holdFor) {
+        Optional<BigDecimal> cap = Optional.ofNullable(budgets.get(provider));
+        if (cap.isEmpty() && jobId.isEmpty() && apiKeyId.isEmpty()) {
+            return new Hold.Uncapped();
         }
-        Spent now = spent.compute(provider, (p, old) -> {
-            Spent base = old == null || !old.day().equals(today()) ? read(p) : old;
-            return new Spent(base.day(), base.amount().add(cost), base.readAtNanos());
-        });
-        announceCrossings(provider, now, budget);
+        var now = clock.instant();
+        return store.tryHold(new HoldRequest(id, provider, cap, jobId, apiKeyId, expected, now, now.plus(holdFor)));
     }
 
-    private void announceCrossings(String provider, Spent now, BigDecimal budget) {
-        Instant at = clock.instant();
-        if (now.amount().compareTo(budget.multiply(HALF)) >= 0
-                && store.announceOnce(provider, "budget.warning", now.day(), now.amount(), budget, at)) {
-            log.warn("provider '{}' has spent {} of its {} USD daily budget", provider, now.amount(), budget);
-        }
-        if (now.amount().compareTo(budget) >= 0
-                && store.announceOnce(provider, "budget.exhausted", now.day(), now.amount(), budget, at)) {
-            log.warn("provider '{}' reached its {} USD daily budget; skipped until the day turns", provider, budget);
-        }
+    /** Settles a hold to what its call cost (billed: actual; unknown: expected; not billed: nothing). */
+    public void settle(UUID id, Billable billable, BigDecimal cost) {
+        store.settle(id, billable, billable == Billable.NO ? BigDecimal.ZERO : cost, clock.instant());
     }
 
-    private Spent current(String provider) {
-        return spent.compute(provider, (p, old) -> {
-            boolean stale =
-                    old == null || !old.day().equals(today()) || ticks.read() - old.readAtNanos() > REFRESH.toNanos();
-            return stale ? read(p) : old;
-        });
+    /** Releases a hold whose call never went out. */
+    public void release(UUID id) {
+        settle(id, Billable.NO, BigDecimal.ZERO);
     }
 
-    private Spent read(String provider) {
-        LocalDate day = today();
-        BigDecimal amount = store.providerSpendSince(
-                provider, day.atStartOfDay(ZoneOffset.UTC).toInstant());
-        return new Spent(day, amount, ticks.read());
+    private SpendStore.Spend current(String provider) {
+        return reads.compute(provider, (p, old) -> {
+                    LocalDate today = today();
+                    boolean stale = old == null
+                            || !old.day().equals(today)
+                            || ticks.read() - old.readAtNanos() > REFRESH.toNanos();
+                    return stale ? new Read(today, store.providerSpend(p, today), ticks.read()) : old;
+                })
+                .spend();
     }
 
     private LocalDate today() {

@@ -8,12 +8,13 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The attempts of one call: each ended attempt is reported to the provider gate (breakers learn,
- * budgets are charged) and handed to the audit, in that order, exactly once. One call's thread
+ * its budget hold is settled) and handed to the audit, in that order, exactly once. One call's thread
  * uses it at a time.
  */
 final class AttemptBook {
@@ -26,6 +27,7 @@ final class AttemptBook {
     private final Chain chain;
     private final boolean stream;
     private final List<ChatAttempt> attempts = new ArrayList<>();
+    private Optional<UUID> hold = Optional.empty();
 
     AttemptBook(
             ProviderGate gate,
@@ -76,9 +78,6 @@ final class AttemptBook {
         attempts.add(attempt);
         try {
             gateOutcome.ifPresent(outcome -> gate.report(model.provider(), outcome, latency, probe));
-            if (result.costUsd().signum() > 0) {
-                gate.charge(model.provider(), result.costUsd());
-            }
         } catch (RuntimeException e) {
             // The breaker's shared state is best effort here; the audit below is what must not be lost.
             log.warn(
@@ -87,8 +86,30 @@ final class AttemptBook {
                     caller.callId(),
                     e);
         }
+        settleHold(attempt);
         audit.attempt(attempt);
         return attempt;
+    }
+
+    /** The next attempt's expected cost is held on its budgets until {@link #end} settles it. */
+    void holding(Optional<UUID> hold) {
+        this.hold = hold;
+    }
+
+    /** Settles the ended attempt's hold; if that fails the sweeper settles it as unknown later. */
+    private void settleHold(ChatAttempt attempt) {
+        Optional<UUID> held = hold;
+        hold = Optional.empty();
+        try {
+            held.ifPresent(id -> gate.settle(
+                    id, attempt.result().billable(), attempt.result().costUsd()));
+        } catch (RuntimeException e) {
+            log.warn(
+                    "could not settle the budget hold of chat attempt {} of call {}",
+                    attempt.seq(),
+                    caller.callId(),
+                    e);
+        }
     }
 
     void failedOver(ChatAttempt from, String toModel, String reason) {

@@ -1,7 +1,10 @@
 package io.idem.core.chat;
 
+import io.idem.core.domain.Billable;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -34,5 +37,13 @@ public record ChatAttempt(
 
     public Instant finishedAt() {
         return startedAt.plus(latency);
+    }
+
+    /** What {@code attempts} may have cost: those billed or of unknown billing (what {@code max_cost_usd} caps). */
+    public static BigDecimal spent(List<ChatAttempt> attempts) {
+        return attempts.stream()
+                .filter(a -> a.result().billable() != Billable.NO)
+                .map(a -> a.result().costUsd())
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 }

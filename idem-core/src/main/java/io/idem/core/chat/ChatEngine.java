@@ -30,6 +30,7 @@ public final class ChatEngine {
     private final ProviderGate gate;
     private final ChatAuditSink audit;
     private final InstantSource clock;
+    private final ChatSpending spending;
 
     /**
      * @param models every chat model by name
@@ -51,6 +52,7 @@ public final class ChatEngine {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.audit = Objects.requireNonNull(audit, "audit");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.spending = new ChatSpending(gate);
         models.values().forEach(model -> {
             if (!adapters.containsKey(model.provider())) {
                 throw new IllegalArgumentException("chat model '" + model.name() + "' names provider '"
@@ -117,17 +119,23 @@ public final class ChatEngine {
             if (left.isNegative() || left.isZero()) {
                 break;
             }
-            Admission admission = gate.admit(model.provider());
-            if (admission instanceof Admission.Denied denied) {
-                skip(book, model, denied, next);
-                continue;
+            Duration timeout = min(link.timeout(), left);
+            boolean probe;
+            switch (pass(book, model, request, timeout)) {
+                case Pass.Skip skip -> {
+                    skip(book, model, skip.reason(), next);
+                    continue;
+                }
+                case Pass.Block block -> {
+                    return ended.apply(new ChainResult.Failed(block.failure(), book.attempts()));
+                }
+                case Pass.Go go -> probe = go.probe();
             }
-            boolean probe = ((Admission.Allowed) admission).probe();
             ChatCall call = new ChatCall(
                     request,
                     caller.callId() + "-" + book.nextSeq(),
                     model.vendorModel(),
-                    min(link.timeout(), left),
+                    timeout,
                     Optional.ofNullable(caller.simulate().get(model.name())));
             AttemptEnd<S> attempt = attempter.attempt(book, model, link, call, probe, deadline);
             if (attempt.success() != null) {
@@ -142,10 +150,42 @@ public final class ChatEngine {
                 book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered"));
     }
 
-    /** A model its gate keeps closed is audited as skipped, and the chain moves on. */
-    private static void skip(AttemptBook book, ChatModel model, Admission.Denied denied, Optional<String> next) {
-        ChatAttempt skipped = book.end(
-                model, AttemptOutcomes.skipped(denied.reason()), book.now(), Optional.empty(), Optional.empty(), false);
+    /** Whether a model may be called now. */
+    private sealed interface Pass {
+        record Go(boolean probe) implements Pass {}
+
+        record Skip(String reason) implements Pass {}
+
+        record Block(ChainFailure failure) implements Pass {}
+    }
+
+    /** The call's ceiling, then the gate (budget, breaker), then the budget hold, which the book settles. */
+    private Pass pass(AttemptBook book, ChatModel model, ChatRequest request, Duration timeout) {
+        Optional<String> over = ChatSpending.overCeiling(book, model, request);
+        if (over.isPresent()) {
+            return new Pass.Skip(over.get());
+        }
+        boolean probe;
+        switch (gate.admit(model.provider())) {
+            case Admission.Denied denied -> {
+                return new Pass.Skip(denied.reason());
+            }
+            case Admission.Allowed allowed -> probe = allowed.probe();
+        }
+        return switch (spending.hold(book, model, request, timeout)) {
+            case ChatSpending.Verdict.Skip skip -> new Pass.Skip(skip.reason());
+            case ChatSpending.Verdict.Block block -> new Pass.Block(block.failure());
+            case ChatSpending.Verdict.Go go -> {
+                book.holding(go.hold());
+                yield new Pass.Go(probe);
+            }
+        };
+    }
+
+    /** A model its gate, its budget or the call's ceiling keeps closed is audited as skipped, and the chain moves on. */
+    private static void skip(AttemptBook book, ChatModel model, String reason, Optional<String> next) {
+        ChatAttempt skipped =
+                book.end(model, AttemptOutcomes.skipped(reason), book.now(), Optional.empty(), Optional.empty(), false);
         next.ifPresent(to -> book.failedOver(skipped, to, AttemptResult.SKIPPED));
     }
 

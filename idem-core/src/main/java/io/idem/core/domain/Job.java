@@ -1,5 +1,6 @@
 package io.idem.core.domain;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -73,6 +74,17 @@ public record Job(
     /** How many provider calls this job has made (or may have made). */
     public int providerCalls() {
         return attempts.size();
+    }
+
+    /**
+     * What this job may have cost: its attempts billed or of unknown billing, at their actual or
+     * expected cost (what a cost ceiling is measured against).
+     */
+    public BigDecimal spentUsd() {
+        return attempts.stream()
+                .filter(a -> a.billable() != Billable.NO)
+                .map(Attempt::costUsd)
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
     }
 
     /** Why a job failed; {@code errorClass} is the outcome class that ended it. */

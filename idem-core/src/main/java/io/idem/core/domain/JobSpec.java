@@ -1,8 +1,10 @@
 package io.idem.core.domain;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -16,6 +18,8 @@ import java.util.regex.Pattern;
  *     end and every call's timeout is cut to what is left of it
  * @param simulate provider name → fault-injection mode (fake providers only)
  * @param metadataJson the client's opaque metadata as canonical JSON
+ * @param maxCostUsd the request's cost ceiling ({@code max_cost_usd}): candidates whose expected cost
+ *     would take the job's total past it are skipped
  */
 public record JobSpec(
         Generation generation,
@@ -23,7 +27,8 @@ public record JobSpec(
         int timeoutSeconds,
         int deadlineSeconds,
         Map<String, String> simulate,
-        String metadataJson) {
+        String metadataJson,
+        Optional<BigDecimal> maxCostUsd) {
 
     public static final int MAX_PROMPT_CHARS = 4000;
     public static final int MAX_N = 4;
@@ -48,12 +53,35 @@ public record JobSpec(
         }
         simulate = Map.copyOf(simulate);
         Objects.requireNonNull(metadataJson, "metadataJson");
+        Objects.requireNonNull(maxCostUsd, "maxCostUsd");
+    }
+
+    /** A spec with the default deadline and no cost ceiling. */
+    public JobSpec(
+            Generation generation, Route route, int timeoutSeconds, Map<String, String> simulate, String metadataJson) {
+        this(generation, route, timeoutSeconds, DEFAULT_DEADLINE_SECONDS, simulate, metadataJson, Optional.empty());
+    }
+
+    /** A spec without a cost ceiling. */
+    public JobSpec(
+            Generation generation,
+            Route route,
+            int timeoutSeconds,
+            int deadlineSeconds,
+            Map<String, String> simulate,
+            String metadataJson) {
+        this(generation, route, timeoutSeconds, deadlineSeconds, simulate, metadataJson, Optional.empty());
     }
 
     /** A spec with the default deadline. */
     public JobSpec(
-            Generation generation, Route route, int timeoutSeconds, Map<String, String> simulate, String metadataJson) {
-        this(generation, route, timeoutSeconds, DEFAULT_DEADLINE_SECONDS, simulate, metadataJson);
+            Generation generation,
+            Route route,
+            int timeoutSeconds,
+            Map<String, String> simulate,
+            String metadataJson,
+            Optional<BigDecimal> maxCostUsd) {
+        this(generation, route, timeoutSeconds, DEFAULT_DEADLINE_SECONDS, simulate, metadataJson, maxCostUsd);
     }
 
     /**
@@ -109,7 +137,8 @@ public record JobSpec(
                 timeoutSeconds,
                 deadlineSeconds,
                 simulate,
-                metadataJson);
+                metadataJson,
+                maxCostUsd);
     }
 
     public String prompt() {

@@ -1,6 +1,5 @@
 package io.idem.core.engine;
 
-import io.idem.core.breaker.Admission;
 import io.idem.core.domain.Job;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
@@ -49,6 +48,7 @@ final class JobRun {
 
     /** No call starts with less of the job's deadline left than this: it could only time out, unconfirmed. */
     static final Duration MIN_CALL = Duration.ofSeconds(1);
+    private final JobSpending spending;
 
     JobRun(
             JobQueueStore store,
@@ -84,6 +84,7 @@ final class JobRun {
         this.callbacks = callbacks;
         this.gate = gate;
         this.reopenings = new Reopenings(gate, deferral.onBudgetExhausted());
+        this.spending = new JobSpending(store, gate);
     }
 
     void run(ClaimedJob claimed) {
@@ -162,33 +163,43 @@ final class JobRun {
         String name = provider.settings().name();
         UUID attemptId = UUID.randomUUID();
         String vendorModel = provider.settings().vendorModel(job.spec().model());
-        boolean probe;
-        switch (gate.admit(name)) {
-            case Admission.Denied denied -> {
-                store.noteSkipped(claimed.lease(), name, denied.reason(), actor, clock.instant());
-                return new Step.Next(denied.reason());
-            }
-            case Admission.Allowed allowed -> probe = allowed.probe();
-        }
         BigDecimal expected = provider.settings().pricing().expectedCost(job.spec());
+        JobSpending.Admitted.Go go;
+        switch (spending.admit(claimed, name, attemptId, expected)) {
+            case JobSpending.Admitted.Skip skip -> {
+                store.noteSkipped(claimed.lease(), name, skip.reason(), actor, clock.instant());
+                return new Step.Next(skip.reason());
+            }
+            case JobSpending.Admitted.Block block -> {
+                finish(claimed, block.failure());
+                return new Step.Done();
+            }
+            case JobSpending.Admitted.Go admitted -> go = admitted;
+        }
         AheadResult ahead = store.writeAhead(
                 claimed.lease(),
                 new AttemptDraft(attemptId, name, vendorModel, job.round(), expected),
                 clock.instant());
         switch (ahead) {
             case LEASE_LOST -> {
+                spending.release(go, attemptId);
                 return new Step.Done();
             }
             case ALREADY_ATTEMPTED -> {
+                spending.release(go, attemptId);
                 return new Step.Next("already_attempted", true);
             }
-            case WRITTEN -> gate.charge(name, expected);
+            case WRITTEN -> {
+                // the attempt row now carries the hold: a crash from here is settled from it
+            }
         }
         long started = ticks.read();
         Outcome outcome = call(provider, callFor(job, name, vendorModel, attemptId));
         Duration latency = ticks.since(started);
-        gate.report(name, outcome, latency, probe);
-        return settle(claimed, new Settling(attemptId, name, expected), outcome, latency);
+        gate.report(name, outcome, latency, go.probe());
+        Step step = settle(claimed, new Settling(attemptId, name, expected), outcome, latency);
+        spending.settle(go, attemptId, outcome.billable(), costOf(outcome, expected));
+        return step;
     }
 
     /** An attempt written ahead and called: what its settlement needs besides the outcome. */

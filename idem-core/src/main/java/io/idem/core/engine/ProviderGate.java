@@ -2,14 +2,18 @@ package io.idem.core.engine;
 
 import io.idem.core.breaker.Admission;
 import io.idem.core.breaker.CircuitBreakers;
+import io.idem.core.budget.Hold;
 import io.idem.core.budget.ProviderBudgets;
+import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
- * The one place that decides whether a provider may be called now (budget, then breaker) and
- * learns from each outcome. Used by jobs and calls alike. Thread-safe.
+ * The one place that decides whether a provider may be called now (budget, then breaker, then the
+ * budget hold) and learns from each outcome. Used by jobs and calls alike. Thread-safe.
  */
 public final class ProviderGate {
     private final CircuitBreakers breakers;
@@ -37,9 +41,29 @@ public final class ProviderGate {
         return breakers.tryAcquirePermission(provider);
     }
 
-    /** A call is about to go out: its expected cost is at risk from now on. */
-    public void charge(String provider, BigDecimal expectedCost) {
-        budgets.charge(provider, expectedCost);
+    /**
+     * A call is about to go out: holds its expected cost on its provider's budget and its key's
+     * budgets ({@link ProviderBudgets#tryHold}). Only a {@link Hold.Held} call may go out and must be
+     * settled; a {@link Hold.Refused} one must not go out.
+     */
+    public Hold hold(
+            UUID id,
+            String provider,
+            Optional<UUID> jobId,
+            Optional<UUID> apiKeyId,
+            BigDecimal expected,
+            Duration holdFor) {
+        return budgets.tryHold(id, provider, jobId, apiKeyId, expected, holdFor);
+    }
+
+    /** A held call ended: its hold becomes what it cost. */
+    public void settle(UUID holdId, Billable billable, BigDecimal cost) {
+        budgets.settle(holdId, billable, cost);
+    }
+
+    /** A held call never went out: its hold is released at once. */
+    public void release(UUID holdId) {
+        budgets.release(holdId);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.idem.core.spi;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -59,4 +60,11 @@ public interface JobQueueStore {
      * @return how many jobs were handled
      */
     int sweepExpiredLeases(Instant now, int limit);
+
+    /**
+     * What job {@code jobId} may already have cost: its attempts (every round) billed or of unknown
+     * billing, at their actual or expected cost. What a cost ceiling ({@code max_cost_usd}) is
+     * measured against.
+     */
+    BigDecimal costSoFar(UUID jobId);
 }

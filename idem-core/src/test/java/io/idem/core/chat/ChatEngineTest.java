@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idem.core.breaker.BreakerSettings;
 import io.idem.core.breaker.CircuitBreakers;
+import io.idem.core.budget.Hold;
+import io.idem.core.budget.HoldRequest;
 import io.idem.core.budget.ProviderBudgets;
 import io.idem.core.budget.SpendStore;
 import io.idem.core.domain.Billable;
@@ -309,14 +311,21 @@ class ChatEngineTest {
 
     private static final class NoSpend implements SpendStore {
         @Override
-        public BigDecimal providerSpendSince(String provider, Instant since) {
-            return BigDecimal.ZERO;
+        public Hold tryHold(HoldRequest request) {
+            return new Hold.Uncapped();
         }
 
         @Override
-        public boolean announceOnce(
-                String provider, String type, LocalDate day, BigDecimal spent, BigDecimal budget, Instant now) {
-            return false;
+        public void settle(UUID holdId, Billable billable, BigDecimal costUsd, Instant at) {}
+
+        @Override
+        public Spend providerSpend(String provider, LocalDate day) {
+            return Spend.NONE;
+        }
+
+        @Override
+        public int sweepHolds(Instant now, int limit) {
+            return 0;
         }
     }
 

@@ -83,7 +83,10 @@ public final class ChatApi {
                 caller.owner(),
                 call.lane(),
                 routing.unconfirmed(call.lane()),
-                call.simulate());
+                call.simulate(),
+                call.maxCostUsd(),
+                caller.key().dailyBudgetUsd().isPresent()
+                        || caller.key().monthlyBudgetUsd().isPresent());
         Optional<ChatIdempotencyStore.Answer> answer = Optional.empty();
         try {
             // After the replay check: a replay is free, even for a key that has spent its budget.

@@ -32,6 +32,7 @@ final class ChatReport {
         ObjectNode idem = Json.MAPPER.createObjectNode();
         served.or(() -> servingNow).ifPresent(model -> idem.put("served_model", model.name()));
         idem.put("requested_model", chain.requestedModel());
+        idem.put("spent_usd", ChatAttempt.spent(attempts).stripTrailingZeros().toPlainString());
         if (served.isPresent() || servingNow.isPresent()) {
             idem.put("is_fallback", degradationNotice.isPresent());
             degradationNotice.ifPresent(notice -> idem.put("degradation_notice", notice));

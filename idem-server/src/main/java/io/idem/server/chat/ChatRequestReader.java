@@ -14,6 +14,7 @@ import io.idem.core.chat.InvalidChainException;
 import io.idem.providers.fake.FakeChatModes;
 import io.idem.server.http.ApiError;
 import io.idem.server.http.Json;
+import io.idem.server.http.MaxCost;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -32,8 +33,16 @@ import java.util.function.Predicate;
  */
 final class ChatRequestReader {
     /** Fields Idem consumes; the rest is the vendor's. */
-    private static final Set<String> IDEM_FIELDS =
-            Set.of("model", "models", "fallback_models", "redundancy", "simulate", "lane", "stream", "stream_options");
+    private static final Set<String> IDEM_FIELDS = Set.of(
+            "model",
+            "models",
+            "fallback_models",
+            "redundancy",
+            "simulate",
+            "lane",
+            "stream",
+            "stream_options",
+            MaxCost.FIELD);
 
     private static final Set<String> REDUNDANCY_FIELDS =
             Set.of("timeout_ms", "first_token_timeout_ms", "on", "deadline_ms");
@@ -94,6 +103,7 @@ final class ChatRequestReader {
                 includeUsage,
                 lane(body),
                 simulate(body.get("simulate")),
+                MaxCost.read(body, Map.of("type", "invalid_request_error", "param", MaxCost.FIELD)),
                 body);
     }
 

@@ -170,6 +170,7 @@ public final class OpenAiImagesApi implements Feature {
         int status = switch (error.errorClass() == null ? "" : error.errorClass()) {
             case "user_error", "policy" -> 400;
             case "config" -> 502;
+            case "budget" -> 429;
             default -> 503;
         };
         return new ApiError(

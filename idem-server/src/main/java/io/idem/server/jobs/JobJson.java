@@ -70,6 +70,13 @@ public final class JobJson {
         out.put("round", job.round());
         out.put("attempts", job.attempts().stream().map(JobJson::attempt).toList());
         out.put("provider_calls", job.providerCalls());
+        out.put(
+                "max_cost_usd",
+                job.spec()
+                        .maxCostUsd()
+                        .map(m -> m.stripTrailingZeros().toPlainString())
+                        .orElse(null));
+        out.put("spent_usd", job.spentUsd().stripTrailingZeros().toPlainString());
         return out;
     }
 

@@ -10,6 +10,7 @@ import io.idem.core.routing.CandidatePlanner;
 import io.idem.core.routing.Routing;
 import io.idem.server.http.ApiError;
 import io.idem.server.http.Json;
+import io.idem.server.http.MaxCost;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -37,7 +38,8 @@ public final class JobRequests {
             "n",
             "provider_policy",
             "simulate",
-            "metadata");
+            "metadata",
+            MaxCost.FIELD);
     static final List<String> KINDS =
             java.util.Arrays.stream(JobKind.values()).map(JobKind::wire).toList();
     private static final Pattern SIMULATE = Pattern.compile(
@@ -170,7 +172,8 @@ public final class JobRequests {
                 timeout,
                 deadline,
                 simulate,
-                metadataJson);
+                metadataJson,
+                MaxCost.read(body));
     }
 
     /** The candidates of a request: its lane, or its {@code provider_policy}, and its model. */
@@ -252,6 +255,10 @@ public final class JobRequests {
         canonical.put("pinned", spec.pinned());
         canonical.put("simulate", new TreeMap<>(spec.simulate()));
         canonical.put("metadata", spec.metadataJson());
+        // Only when set, so the hash of a request without a ceiling is what it always was.
+        spec.maxCostUsd()
+                .ifPresent(max ->
+                        canonical.put(MaxCost.FIELD, max.stripTrailingZeros().toPlainString()));
         try {
             return MessageDigest.getInstance("SHA-256").digest(Json.CANONICAL.writeValueAsBytes(canonical));
         } catch (NoSuchAlgorithmException | JsonProcessingException e) {

@@ -105,6 +105,7 @@ public final class ProvidersApi implements Feature {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("daily_usd", budget.budgetUsd().map(BigDecimal::toPlainString).orElse(null));
         out.put("spent_today_usd", budget.spentUsd().stripTrailingZeros().toPlainString());
+        out.put("held_usd", budget.heldUsd().stripTrailingZeros().toPlainString());
         out.put("exhausted", budget.exhausted());
         return out;
     }

@@ -114,6 +114,8 @@ public final class Engine implements AutoCloseable {
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
         push(Maintenance.purgeEvery(
                 "idempotency keys", PURGE_EVERY, parts.stores().jobs().intake()::purgeExpiredKeys, clock));
+        // Every node, API nodes too: chat holds are taken there. Settles holds whose caller died.
+        push(Maintenance.purgeEvery("budget holds", SWEEP_EVERY, parts.stores().spend()::sweepHolds, clock));
     }
 
     private static ProviderRegistry registry(Routing routing, Vendor vendor, InstantSource clock) {

@@ -84,6 +84,7 @@ class ChatAuditTest {
         String id = ChatCalls.query(server, "SELECT id::text FROM api_keys WHERE owner = 'spender'", String.class);
         assertThat(spend.keySpendSince(java.util.UUID.fromString(id), java.time.Instant.EPOCH))
                 .isPositive();
-        assertThat(spend.providerSpendSince("primary", java.time.Instant.EPOCH)).isPositive();
+        var today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        assertThat(spend.providerSpend("primary", today).settledUsd()).isPositive();
     }
 }

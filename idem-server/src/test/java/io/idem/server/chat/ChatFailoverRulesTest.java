@@ -87,7 +87,10 @@ class ChatFailoverRulesTest {
     @Test
     void theGatewaysOwnBudgetBlockIsA429BeforeAnyModelIsCalled() {
         String key = ChatCalls.keyWith(server, "tight", "{\"daily_budget_usd\": \"0.00001\"}");
-        assertThat(call(server, key, "\"model\":\"fake-chat-a\"").status()).isEqualTo(200);
+        // max_tokens keeps the first call's expected cost within the budget: budgets are hard caps
+        assertThat(call(server, key, "\"model\":\"fake-chat-a\",\"max_tokens\":3")
+                        .status())
+                .isEqualTo(200);
         ChatCalls.awaitAudit(server);
         var blocked = call(server, key, "\"models\":[\"fake-chat-a\",\"fake-chat-b\"]");
         assertThat(blocked.status()).as(blocked.raw()).isEqualTo(429);

@@ -186,6 +186,64 @@ class JobRunTest {
     }
 
     @Test
+    void aCandidateWhoseExpectedCostWouldPassItsBudgetIsSkippedBeforeTheBudgetIsReached() {
+        spend.spent("primary", new BigDecimal("0.97"));
+        backup.then(confirmed());
+
+        Job job =
+                run(aJobSpec().build(), aProvider("primary", primary).dailyBudget("1.00"), aProvider("backup", backup));
+
+        assertThat(job.result().orElseThrow().provider()).isEqualTo("backup");
+        assertThat(primary.callCount()).isZero();
+        assertThat(events(job)).contains("candidate.skipped");
+    }
+
+    @Test
+    void anUnbilledFailureReleasesItsHoldAndABilledCallCountsItsCost() {
+        primary.then(unavailable());
+        backup.then(confirmed());
+
+        run(
+                aJobSpec().build(),
+                aProvider("primary", primary).dailyBudget("1.00"),
+                aProvider("backup", backup).dailyBudget("1.00"));
+
+        var day = clock.instant().atZone(java.time.ZoneOffset.UTC).toLocalDate();
+        assertThat(spend.providerSpend("primary", day).settledUsd()).isEqualByComparingTo("0");
+        assertThat(spend.providerSpend("primary", day).heldUsd()).isEqualByComparingTo("0");
+        assertThat(spend.providerSpend("backup", day).settledUsd()).isEqualByComparingTo("0.04");
+        assertThat(spend.providerSpend("backup", day).heldUsd()).isEqualByComparingTo("0");
+        assertThat(spend.announced()).isEmpty();
+    }
+
+    @Test
+    void anUnbilledAttemptDoesNotCountAgainstTheJobsCostCeiling() {
+        primary.then(unavailable());
+        backup.then(confirmed());
+
+        Job job = run(
+                aJobSpec().maxCost("0.04").build(),
+                aProvider("primary", primary).costPerImage("0.04"),
+                aProvider("backup", backup).costPerImage("0.04"));
+
+        assertThat(job.result().orElseThrow().provider()).isEqualTo("backup");
+    }
+
+    @Test
+    void aJobWhoseFirstCandidateCostsMoreThanItsCeilingTriesTheCheaperOne() {
+        backup.then(confirmed());
+
+        Job job = run(
+                aJobSpec().maxCost("0.03").build(),
+                aProvider("primary", primary).costPerImage("0.04"),
+                aProvider("backup", backup).costPerImage("0.02"));
+
+        assertThat(job.result().orElseThrow().provider()).isEqualTo("backup");
+        assertThat(primary.callCount()).isZero();
+        assertThat(events(job)).contains("candidate.skipped");
+    }
+
+    @Test
     void aPinnedJobOnADisabledProviderFailsAtOnce() {
         Job job = run(
                 aJobSpec().pinnedTo("primary").build(),
