@@ -48,6 +48,7 @@ final class JobRun {
 
     /** No call starts with less of the job's deadline left than this: it could only time out, unconfirmed. */
     static final Duration MIN_CALL = Duration.ofSeconds(1);
+
     private final JobSpending spending;
 
     JobRun(

@@ -52,7 +52,24 @@ final class ChatFailures {
         if (!attempts.isEmpty() && chain.multiModel()) {
             ctx.header("Idem-Attempts", ChatReport.header(attempts, Optional.empty()));
         }
-        return new ApiError(status, failure.code(), failure.message(), extra, advice(status, called, attempts));
+        RetryAdvice advice = failure.code().equals("budget_exceeded")
+                ? untilTheDayTurns()
+                : advice(status, called, attempts);
+        return new ApiError(status, failure.code(), failure.message(), extra, advice);
+    }
+
+    /**
+     * The key's budget had no room for the call's hold: nothing changes before the next UTC day (a
+     * monthly budget's refusal says the same, and says it again then).
+     */
+    private RetryAdvice untilTheDayTurns() {
+        Instant now = clock.instant();
+        Instant midnight = now.atZone(java.time.ZoneOffset.UTC)
+                .toLocalDate()
+                .plusDays(1)
+                .atStartOfDay(java.time.ZoneOffset.UTC)
+                .toInstant();
+        return RetryAdvice.after(Duration.between(now, midnight));
     }
 
     /** Whether the attempt's request went out to the vendor (a skipped model was never called). */

@@ -268,6 +268,12 @@ public record IdemConfig(
         out.append(" idempotency_retention=")
                 .append(engine.idempotencyRetention().toHours())
                 .append('h');
+        describeRouting(out);
+        return out.toString();
+    }
+
+    /** Providers, chat models, lanes and alert channels: names and addresses, never a secret. */
+    private void describeRouting(StringBuilder out) {
         routing.providers()
                 .values()
                 .forEach(p -> out.append(" provider.")
@@ -292,7 +298,6 @@ public record IdemConfig(
                         .map(c ->
                                 c.name() + "[" + c.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + "]")
                         .toList());
-        return out.toString();
     }
 
     /** Drops user info and query parameters, where passwords live in URLs. */

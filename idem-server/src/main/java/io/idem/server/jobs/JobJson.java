@@ -2,6 +2,7 @@ package io.idem.server.jobs;
 
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
+import io.idem.core.domain.JobResult;
 import io.idem.core.domain.JobEvent;
 import io.idem.server.assets.AssetLinks;
 import io.idem.server.http.Json;
@@ -30,26 +31,7 @@ public final class JobJson {
         out.put("deadline_seconds", job.spec().deadlineSeconds());
         out.put("deadline_at", job.deadline().toString());
         out.put("not_before", job.times().notBefore().map(Object::toString).orElse(null));
-        out.put(
-                "result",
-                job.result()
-                        .map(r -> {
-                            Map<String, Object> result = new LinkedHashMap<>();
-                            result.put("provider", r.provider());
-                            result.put("attempt_id", r.attemptId().toString());
-                            List<Map<String, Object>> images = new ArrayList<>();
-                            r.assets()
-                                    .forEach(a -> images.add(Map.of(
-                                            "url",
-                                            baseUrl + links.path(a.id()),
-                                            "mime_type",
-                                            a.mimeType(),
-                                            "bytes",
-                                            a.bytes())));
-                            result.put("images", images);
-                            return result;
-                        })
-                        .orElse(null));
+        out.put("result", job.result().map(r -> result(r, links, baseUrl)).orElse(null));
         out.put(
                 "error",
                 job.error()
@@ -78,6 +60,18 @@ public final class JobJson {
                         .orElse(null));
         out.put("spent_usd", job.spentUsd().stripTrailingZeros().toPlainString());
         return out;
+    }
+
+    private static Map<String, Object> result(JobResult r, AssetLinks links, String baseUrl) {
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("provider", r.provider());
+        result.put("attempt_id", r.attemptId().toString());
+        List<Map<String, Object>> images = new ArrayList<>();
+        r.assets()
+                .forEach(a -> images.add(Map.of(
+                        "url", baseUrl + links.path(a.id()), "mime_type", a.mimeType(), "bytes", a.bytes())));
+        result.put("images", images);
+        return result;
     }
 
     public static Map<String, Object> attempt(Attempt a) {
