@@ -75,6 +75,30 @@ class PgJobIntakeTest {
         assertThat(again.jobId()).isNotEqualTo(first.jobId());
     }
 
+    private static JobIntake.IdempotencyClaim implicit(String requestId, Instant countsFrom) {
+        return new JobIntake.IdempotencyClaim(
+                "implicit".getBytes(), "h1".getBytes(), Duration.ofMinutes(10), requestId, countsFrom);
+    }
+
+    @Test
+    void anAcceptOlderThanTheClaimsCountsFromIsTakenOverAndAYoungerOneReplaysWithItsRequestId() {
+        var first = intake.accept("alice", aJobSpec().build(), implicit("req_a", JobIntake.IdempotencyClaim.NEVER), t0);
+        var late = intake.accept("alice", aJobSpec().build(), implicit("req_b", t0.plusSeconds(1)), t0.plusSeconds(5));
+        var retry = intake.accept("alice", aJobSpec().build(), implicit("req_c", t0), t0.plusSeconds(6));
+        assertThat(late).isInstanceOf(JobIntake.Accepted.Created.class);
+        assertThat(late.jobId()).isNotEqualTo(first.jobId());
+        assertThat(retry).isEqualTo(new JobIntake.Accepted.Replayed(late.jobId(), java.util.Optional.of("req_b")));
+        assertThat(countJobs()).isEqualTo(2);
+    }
+
+    @Test
+    void aClaimThatCountsNothingAlwaysMakesANewJob() {
+        intake.accept("alice", aJobSpec().build(), implicit("req_a", JobIntake.IdempotencyClaim.NEVER), t0);
+        var again = intake.accept("alice", aJobSpec().build(), implicit("req_b", JobIntake.IdempotencyClaim.NEVER), t0);
+        assertThat(again).isInstanceOf(JobIntake.Accepted.Created.class);
+        assertThat(countJobs()).isEqualTo(2);
+    }
+
     private int countJobs() {
         return db.withConnection(c -> {
             try (var rs = c.createStatement().executeQuery("SELECT count(*) FROM jobs")) {

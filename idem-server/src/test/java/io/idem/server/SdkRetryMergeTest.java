@@ -154,9 +154,9 @@ class SdkRetryMergeTest {
         String body = "{\"prompt\":\"images merge\"}";
         var first = server.send("POST", "/v1/images/generations", ADMIN, body, attempt(0, "600"));
         var retry = server.send("POST", "/v1/images/generations", ADMIN, body, attempt(1, "600"));
-        assertThat(first.status()).isEqualTo(200);
-        assertThat(retry.status()).isEqualTo(200);
-        assertThat(retry.header("Idem-Job-Id")).isEqualTo(first.header("Idem-Job-Id"));
+        // 200 when the job ends within the route's wait, else 202: either way one job, one answer.
+        assertThat(retry.status()).isIn(200, 202);
+        assertThat(retry.header("Idem-Job-Id")).isNotNull().isEqualTo(first.header("Idem-Job-Id"));
         assertThat(retry.header("Idempotent-Replayed")).isEqualTo("true");
         assertThat(retry.header("X-Request-Id")).isEqualTo(first.header("X-Request-Id"));
     }
