@@ -53,7 +53,8 @@ class ConfigLoaderTest {
         assertThat(deferral.onBudgetExhausted()).isTrue();
         assertThat(load(Map.of()).engine().deferral().onBudgetExhausted()).isFalse();
 
-        assertThatThrownBy(() -> load(Map.of("IDEM_DEFAULT_DEADLINE_SECONDS", "700", "IDEM_MAX_DEADLINE_SECONDS", "600")))
+        assertThatThrownBy(
+                        () -> load(Map.of("IDEM_DEFAULT_DEADLINE_SECONDS", "700", "IDEM_MAX_DEADLINE_SECONDS", "600")))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("700")
                 .hasMessageContaining("600");
