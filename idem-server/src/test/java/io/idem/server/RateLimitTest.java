@@ -26,6 +26,8 @@ class RateLimitTest {
             Map<String, String> env = new HashMap<>();
             env.put("IDEM_DATABASE_URL", TestDatabases.freshUrl());
             env.put("IDEM_BREAKER_FAILURE_THRESHOLD", "1");
+            // one health check at start only: at a threshold of 1 a check slowed by a busy machine would open it
+            env.put("IDEM_HEALTH_CHECK_SECONDS", "3600");
             env.put("PROVIDERS_JSON", """
                     {"providers": {"primary": {"adapter": "fake", "base_url": "%s"},
                                    "backup": {"adapter": "fake", "base_url": "%s"}},
@@ -85,7 +87,7 @@ class RateLimitTest {
 
     private static JsonNode settled(TestServer node, String id) {
         JsonNode[] job = new JsonNode[1];
-        await().atMost(Duration.ofSeconds(30))
+        await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     job[0] = node.get("/v1/jobs/" + id, TestServer.ADMIN_KEY).body();

@@ -172,14 +172,19 @@ class JobDeferralTest {
         }
     }
 
-    @Test
-    void aCallThatOpensItsBreakerIsWaitedForAndCalledAgainInANewRound() {
-        breakers = new CircuitBreakers(
+    /** Breakers that open at the first failure. */
+    private CircuitBreakers touchy() {
+        return new CircuitBreakers(
                 shared,
                 new BreakerSettings(
                         1, Duration.ofSeconds(5), Duration.ofMinutes(2), 20, COOLDOWN, COOLDOWN, Duration.ofMinutes(2)),
                 clock,
                 "node-a");
+    }
+
+    @Test
+    void aCallThatOpensItsBreakerIsWaitedForAndCalledAgainInANewRound() {
+        breakers = touchy();
         UUID id = submit(aJobSpec().pinnedTo("primary").build());
         primary.then(unavailable());
 
@@ -196,6 +201,7 @@ class JobDeferralTest {
 
     @Test
     void aRateLimitedAnswerClosesTheProviderForItsRetryAfterWithoutOpeningTheBreaker() {
+        breakers = touchy(); // a rate limit is not a failure, even where one failure would open it
         UUID id = submit(aJobSpec().pinnedTo("primary").build());
         primary.then(rateLimited(Duration.ofSeconds(20)));
 
