@@ -52,9 +52,8 @@ final class ChatFailures {
         if (!attempts.isEmpty() && chain.multiModel()) {
             ctx.header("Idem-Attempts", ChatReport.header(attempts, Optional.empty()));
         }
-        RetryAdvice advice = failure.code().equals("budget_exceeded")
-                ? untilTheDayTurns()
-                : advice(status, called, attempts);
+        RetryAdvice advice =
+                failure.code().equals("budget_exceeded") ? untilTheDayTurns() : advice(status, called, attempts);
         return new ApiError(status, failure.code(), failure.message(), extra, advice);
     }
 

@@ -2,8 +2,8 @@ package io.idem.server.jobs;
 
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
-import io.idem.core.domain.JobResult;
 import io.idem.core.domain.JobEvent;
+import io.idem.core.domain.JobResult;
 import io.idem.server.assets.AssetLinks;
 import io.idem.server.http.Json;
 import java.util.ArrayList;
@@ -68,8 +68,8 @@ public final class JobJson {
         result.put("attempt_id", r.attemptId().toString());
         List<Map<String, Object>> images = new ArrayList<>();
         r.assets()
-                .forEach(a -> images.add(Map.of(
-                        "url", baseUrl + links.path(a.id()), "mime_type", a.mimeType(), "bytes", a.bytes())));
+                .forEach(a -> images.add(
+                        Map.of("url", baseUrl + links.path(a.id()), "mime_type", a.mimeType(), "bytes", a.bytes())));
         result.put("images", images);
         return result;
     }
