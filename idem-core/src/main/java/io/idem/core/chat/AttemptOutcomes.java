@@ -35,7 +35,8 @@ final class AttemptOutcomes {
                 billable == Billable.NO ? TokenUsage.NONE : seen,
                 billable,
                 cost,
-                FailoverRule.reasonOf(outcome));
+                FailoverRule.reasonOf(outcome),
+                outcome instanceof Outcome.Unavailable u ? u.retryAfter() : Optional.empty());
     }
 
     static AttemptResult served(ChatModel model, TokenUsage usage, Optional<String> requestId) {
@@ -48,6 +49,7 @@ final class AttemptOutcomes {
                 usage,
                 Billable.YES,
                 model.cost(usage),
+                Optional.empty(),
                 Optional.empty());
     }
 
@@ -61,6 +63,7 @@ final class AttemptOutcomes {
                 TokenUsage.NONE,
                 Billable.NO,
                 BigDecimal.ZERO,
+                Optional.empty(),
                 Optional.empty());
     }
 

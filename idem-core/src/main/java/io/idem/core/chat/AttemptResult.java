@@ -2,6 +2,7 @@ package io.idem.core.chat;
 
 import io.idem.core.domain.Billable;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,6 +14,7 @@ import java.util.Optional;
  * @param usage the vendor's counts, else our estimate (prompt from its length, completion from what
  *     we saw)
  * @param reason the failure in {@code redundancy.on}'s vocabulary, when it has one
+ * @param retryAfter how long the vendor asked to be left alone, when it refused with a 429 and said
  */
 public record AttemptResult(
         String outcome,
@@ -23,7 +25,8 @@ public record AttemptResult(
         TokenUsage usage,
         Billable billable,
         BigDecimal costUsd,
-        Optional<Trigger> reason) {
+        Optional<Trigger> reason,
+        Optional<Duration> retryAfter) {
     public static final String SERVED = "served";
     public static final String SKIPPED = "skipped";
 
@@ -36,6 +39,7 @@ public record AttemptResult(
         Objects.requireNonNull(billable, "billable");
         Objects.requireNonNull(costUsd, "costUsd");
         Objects.requireNonNull(reason, "reason");
+        Objects.requireNonNull(retryAfter, "retryAfter");
     }
 
     public boolean served() {

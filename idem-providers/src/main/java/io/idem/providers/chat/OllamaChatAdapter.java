@@ -17,6 +17,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorText;
@@ -200,7 +201,8 @@ public final class OllamaChatAdapter implements ChatAdapter {
 
     private static ChatReply read(HttpResponse<byte[]> response, VendorText text) {
         if (response.statusCode() != 200) {
-            return new ChatReply.Failed(classify(response.statusCode(), response.body(), text));
+            return new ChatReply.Failed(
+                    RetryAfter.onto(classify(response.statusCode(), response.body(), text), response));
         }
         Optional<JsonNode> root = ChatJson.parse(response.body());
         JsonNode content = root.map(r -> r.path("message").path("content")).orElse(ChatJson.MISSING);

@@ -14,6 +14,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorText;
@@ -183,8 +184,9 @@ public final class OpenAiChatAdapter implements ChatAdapter {
     private ChatReply read(HttpResponse<byte[]> response, Credential credential) {
         String requestId = response.headers().firstValue("x-request-id").orElse(null);
         if (response.statusCode() != 200) {
-            return new ChatReply.Failed(ChatErrors.classify(
-                    response.statusCode(), response.body(), requestId, VendorText.of(redactor, credential)));
+            Outcome refusal = ChatErrors.classify(
+                    response.statusCode(), response.body(), requestId, VendorText.of(redactor, credential));
+            return new ChatReply.Failed(RetryAfter.onto(refusal, response));
         }
         Optional<JsonNode> root = ChatJson.parse(response.body());
         JsonNode choice = root.map(r -> r.path("choices").path(0)).orElse(ChatJson.MISSING);

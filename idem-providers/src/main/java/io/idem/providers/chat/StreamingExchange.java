@@ -2,6 +2,7 @@ package io.idem.providers.chat;
 
 import io.idem.core.chat.ChatEvent;
 import io.idem.core.outcome.Outcome;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.TransportFailure;
 import io.idem.providers.http.VendorExchange;
@@ -68,8 +69,9 @@ final class StreamingExchange {
             String requestId = response.headers().firstValue(requestIdHeader).orElse(null);
             try (body) {
                 if (response.statusCode() != 200) {
-                    stream.emit(new ChatEvent.Failed(
-                            errors.classify(response.statusCode(), body.readNBytes(MAX_ERROR_BODY), requestId)));
+                    Outcome refusal =
+                            errors.classify(response.statusCode(), body.readNBytes(MAX_ERROR_BODY), requestId);
+                    stream.emit(new ChatEvent.Failed(RetryAfter.onto(refusal, response)));
                     return;
                 }
                 reader.read(body, stream, requestId);

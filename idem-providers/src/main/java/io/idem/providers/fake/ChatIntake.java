@@ -41,9 +41,13 @@ final class ChatIntake {
             case ChatMode.Fixed.HTTP_503 ->
                 Reply.json(503, error("server_error", "overloaded", "the engine is currently overloaded"));
             case ChatMode.Fixed.HTTP_429 ->
+                Reply.json(429, error("requests", "rate_limit_exceeded", "rate limit reached for requests"));
+            case ChatMode.RateLimited limited ->
                 new Reply.Answer(WireResponse.json(
                                 429, error("requests", "rate_limit_exceeded", "rate limit reached for requests"))
-                        .withHeader("Retry-After", "1"));
+                        .withHeader(
+                                "Retry-After",
+                                Long.toString(limited.retryAfter().toSeconds())));
             case ChatMode.Fixed.AUTH ->
                 Reply.json(401, error("invalid_request_error", "invalid_api_key", "incorrect API key provided"));
             case ChatMode.Fixed.USER_ERROR -> {
@@ -121,7 +125,8 @@ final class ChatIntake {
                     ChatMode.Fixed.AUTH,
                     ChatMode.Fixed.USER_ERROR,
                     ChatMode.Fixed.POLICY -> throw new IllegalStateException("answered from the head: " + mode);
-            case ChatMode.Unknown _ -> throw new IllegalStateException("answered from the head: " + mode);
+            case ChatMode.Unknown _, ChatMode.RateLimited _ ->
+                throw new IllegalStateException("answered from the head: " + mode);
         };
     }
 

@@ -39,6 +39,9 @@ sealed interface ChatMode {
     /** {@code slow:MS}: nothing at all for MS, then the whole answer. */
     record Slow(Duration delay) implements ChatMode {}
 
+    /** {@code rate_limited:S}: a 429 at once that says {@code Retry-After: S}. */
+    record RateLimited(Duration retryAfter) implements ChatMode {}
+
     /** A value the vendor does not understand; answered with a 400. */
     record Unknown(String value) implements ChatMode {}
 
@@ -60,6 +63,10 @@ sealed interface ChatMode {
         long slow = parameter(trimmed, "slow:", MAX_MILLIS);
         if (slow >= 0) {
             return new Slow(Duration.ofMillis(slow));
+        }
+        long wait = parameter(trimmed, "rate_limited:", SimulateMode.MAX_RATE_LIMIT_SECONDS);
+        if (wait >= 0) {
+            return new RateLimited(Duration.ofSeconds(wait));
         }
         return new Unknown(trimmed);
     }

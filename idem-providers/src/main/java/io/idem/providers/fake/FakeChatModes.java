@@ -18,7 +18,8 @@ public final class FakeChatModes {
             "disconnect",
             "stream_cut:N",
             "first_token_delay:MS",
-            "slow:MS");
+            "slow:MS",
+            "rate_limited:S");
 
     private FakeChatModes() {}
 

@@ -159,4 +159,41 @@ class OpenAiChatAdapterTest {
                 .isInstanceOfSatisfying(
                         ChatEvent.Failed.class, f -> assertThat(f.outcome()).isInstanceOf(Outcome.Unconfirmed.class));
     }
+
+    @Test
+    void aRateLimitCarriesTheVendorsWaitPlainAndStreamed() throws Exception {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(429)
+                        .withHeader("retry-after-ms", "2500")
+                        .withHeader("Retry-After", "3")
+                        .withBody("{\"error\":{\"code\":\"rate_limit_exceeded\",\"message\":\"slow down\"}}")));
+        Outcome plain = ((ChatReply.Failed) adapter.complete(call())).outcome();
+        assertThat(plain)
+                .isInstanceOfSatisfying(
+                        Outcome.Unavailable.class,
+                        u -> assertThat(u.retryAfter()).contains(Duration.ofMillis(2500)));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getLast())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Failed.class,
+                        f -> assertThat(f.outcome())
+                                .isInstanceOfSatisfying(
+                                        Outcome.Unavailable.class,
+                                        u -> assertThat(u.retryAfter()).contains(Duration.ofMillis(2500))));
+    }
+
+    @Test
+    void aFiveHundredSaysNoWaitEvenWithARetryAfter() {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(503)
+                        .withHeader("Retry-After", "30")
+                        .withBody("{\"error\":{\"message\":\"overloaded\"}}")));
+        Outcome outcome = ((ChatReply.Failed) adapter.complete(call())).outcome();
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Unavailable.class,
+                        u -> assertThat(u.retryAfter()).isEmpty());
+    }
 }

@@ -78,7 +78,7 @@ final class ChatFailures {
 
     private RetryAdvice advice(int status, boolean called, List<ChatAttempt> attempts) {
         if (called) {
-            return status == 429 ? RetryAdvice.neverBefore(VENDOR_RATE_LIMIT) : RetryAdvice.NEVER;
+            return status == 429 ? RetryAdvice.neverBefore(vendorsWait(attempts)) : RetryAdvice.NEVER;
         }
         Instant now = clock.instant();
         Optional<Duration> soonest = attempts.stream()
@@ -86,6 +86,18 @@ final class ChatFailures {
                 .flatMap(Optional::stream)
                 .min(Duration::compareTo);
         return soonest.map(RetryAdvice::after).orElse(RetryAdvice.NEVER);
+    }
+
+    /**
+     * The soonest any rate-limited model of the chain said it takes calls again: each one's own
+     * {@code Retry-After}, else a second.
+     */
+    private static Duration vendorsWait(List<ChatAttempt> attempts) {
+        return attempts.stream()
+                .filter(a -> a.result().httpStatus() == 429)
+                .map(a -> a.result().retryAfter().orElse(VENDOR_RATE_LIMIT))
+                .min(Duration::compareTo)
+                .orElse(VENDOR_RATE_LIMIT);
     }
 
     /** How long an open or probing breaker keeps its provider closed; empty when it is not the reason. */
