@@ -3,6 +3,7 @@ package io.idem.core.engine;
 import io.idem.core.domain.Job;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
+import io.idem.core.pricing.AuditedCost;
 import io.idem.core.spi.AheadResult;
 import io.idem.core.spi.AssetStore;
 import io.idem.core.spi.AttemptDraft;
@@ -199,7 +200,7 @@ final class JobRun {
         Duration latency = ticks.since(started);
         gate.report(name, outcome, latency, go.probe());
         Step step = settle(claimed, new Settling(attemptId, name, expected), outcome, latency);
-        spending.settle(go, attemptId, outcome.billable(), costOf(outcome, expected));
+        spending.settle(go, attemptId, outcome.billable(), AuditedCost.of(outcome, expected));
         return step;
     }
 
@@ -235,7 +236,7 @@ final class JobRun {
         if (move instanceof JobMove.Succeed && outcome instanceof Outcome.Confirmed confirmed) {
             move = keepAssets(attempt.attemptId(), confirmed);
         }
-        BigDecimal cost = costOf(outcome, attempt.expectedCost());
+        BigDecimal cost = AuditedCost.of(outcome, attempt.expectedCost());
         boolean held = store.settle(
                 claimed.lease(),
                 new Settlement(attempt.attemptId(), attempt.provider(), outcome, latency.toMillis(), cost, move),
@@ -257,14 +258,6 @@ final class JobRun {
     }
 
     /** The audited cost: what the vendor charged, the expected cost while unknown, else nothing. */
-    private static BigDecimal costOf(Outcome outcome, BigDecimal expected) {
-        return switch (outcome.billable()) {
-            case YES -> outcome instanceof Outcome.Confirmed c && c.costUsd() != null ? c.costUsd() : expected;
-            case UNKNOWN -> expected;
-            case NO -> BigDecimal.ZERO;
-        };
-    }
-
     private static String marker(Outcome outcome) {
         return outcome.httpStatus() > 0 ? "(http_" + outcome.httpStatus() + ")" : "";
     }

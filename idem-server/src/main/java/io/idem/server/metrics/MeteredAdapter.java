@@ -1,6 +1,7 @@
 package io.idem.server.metrics;
 
 import io.idem.core.outcome.Outcome;
+import io.idem.core.pricing.AuditedCost;
 import io.idem.core.pricing.Usage;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
@@ -9,7 +10,6 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
-import java.math.BigDecimal;
 import java.time.Duration;
 
 /**
@@ -32,19 +32,13 @@ final class MeteredAdapter implements ProviderAdapter {
         long started = System.nanoTime();
         Outcome outcome = adapter.generate(call);
         Duration latency = Duration.ofNanos(System.nanoTime() - started);
-        metrics.jobAttemptEnded(provider.name(), call.vendorModel(), outcome, latency, cost(outcome, call));
+        metrics.jobAttemptEnded(
+                provider.name(),
+                call.vendorModel(),
+                outcome,
+                latency,
+                AuditedCost.of(outcome, provider.pricing().cost(Usage.images(call.n()))));
         return outcome;
-    }
-
-    /** What the attempt bills as the audit counts it: the vendor's stated cost, else the configured price. */
-    private BigDecimal cost(Outcome outcome, GenerationCall call) {
-        return switch (outcome.billable()) {
-            case NO -> BigDecimal.ZERO;
-            case YES, UNKNOWN ->
-                outcome instanceof Outcome.Confirmed c && c.costUsd() != null
-                        ? c.costUsd()
-                        : provider.pricing().cost(Usage.images(call.n()));
-        };
     }
 
     @Override
