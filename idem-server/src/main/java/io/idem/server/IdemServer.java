@@ -111,8 +111,14 @@ public final class IdemServer implements AutoCloseable {
                             this::databaseReachable,
                             metrics)));
         }
-        watch(config, metrics, stores, routing, clock);
-        resources.push(Alerts.start(config.alerts(), stores.alerts(), redactor, clock));
+        java.util.Set<String> providers = watch(config, metrics, stores, routing, clock);
+        Stores.Watch watched = stores.watch();
+        resources.push(Alerts.start(
+                config.alerts(),
+                watched.alerts(),
+                new Alerts.Thresholds(watched.signals(), watched.incidents(), providers, staticTier(config)),
+                redactor,
+                clock));
         config.http()
                 .metricsPort()
                 .ifPresent(
@@ -121,8 +127,20 @@ public final class IdemServer implements AutoCloseable {
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
     }
 
-    /** The gauges over shared state: every provider (job and chat-only) and the backlog. */
-    private void watch(IdemConfig config, Metrics metrics, Stores stores, Routing routing, Clock clock) {
+    /** The chat-only providers that are the static last-resort tier. */
+    private static java.util.Set<String> staticTier(IdemConfig config) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        config.chat().chatOnlyProviders().forEach((name, settings) -> {
+            if (settings.adapter().equals("static")) {
+                names.add(name);
+            }
+        });
+        return names;
+    }
+
+    /** The gauges over shared state: every provider (job and chat-only, which it returns) and the backlog. */
+    private java.util.Set<String> watch(
+            IdemConfig config, Metrics metrics, Stores stores, Routing routing, Clock clock) {
         java.util.Set<String> providers =
                 new java.util.LinkedHashSet<>(routing.providers().keySet());
         providers.addAll(config.chat().chatOnlyProviders().keySet());
@@ -130,7 +148,12 @@ public final class IdemServer implements AutoCloseable {
         if (chat != null) {
             chat.sentinel().ifPresent(sentinels::add);
         }
-        metrics.watch(providers, new GateState(engine.gate(), sentinels), stores.backlog(), clock);
+        metrics.watch(
+                providers,
+                new GateState(engine.gate(), sentinels),
+                stores.watch().backlog(),
+                clock);
+        return providers;
     }
 
     private Database openDatabase(IdemConfig config) {

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,13 +30,32 @@ public final class AlertDispatcher {
     private final AlertRules rules;
     private final InstantSource clock;
     private final List<Alert> unsent = new ArrayList<>();
+    private final Optional<IncidentWatch> thresholds;
+    private final Duration evaluateEvery;
+    private Instant nextEvaluation = Instant.MIN;
     private long cursor;
 
     public AlertDispatcher(AlertLedger ledger, List<AlertChannel> channels, Duration quiet, InstantSource clock) {
+        this(ledger, channels, quiet, clock, Optional.empty(), Duration.ZERO);
+    }
+
+    /**
+     * @param thresholds the threshold rules' watch, evaluated at most every {@code evaluateEvery}
+     *     (its reads are aggregates over the attempt tables)
+     */
+    public AlertDispatcher(
+            AlertLedger ledger,
+            List<AlertChannel> channels,
+            Duration quiet,
+            InstantSource clock,
+            Optional<IncidentWatch> thresholds,
+            Duration evaluateEvery) {
         this.ledger = ledger;
         this.channels = List.copyOf(channels);
         this.rules = new AlertRules(quiet);
         this.clock = clock;
+        this.thresholds = thresholds;
+        this.evaluateEvery = evaluateEvery;
         this.cursor = ledger.lastIdBefore(clock.instant().minus(quiet).minus(Duration.ofMinutes(1)));
     }
 
@@ -54,6 +74,10 @@ public final class AlertDispatcher {
             } while (events.size() == BATCH);
             Instant now = clock.instant();
             due.addAll(rules.tick(now));
+            if (thresholds.isPresent() && !now.isBefore(nextEvaluation)) {
+                nextEvaluation = now.plus(evaluateEvery);
+                due.addAll(thresholds.get().evaluate(now));
+            }
             due.forEach(alert -> deliver(alert, now));
         } catch (RuntimeException e) {
             log.warn("alert poll failed; the next poll tries again", e);

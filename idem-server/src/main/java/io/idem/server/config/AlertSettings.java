@@ -1,5 +1,6 @@
 package io.idem.server.config;
 
+import io.idem.core.alert.AlertThresholds;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -10,14 +11,18 @@ import java.util.Optional;
  * The {@code alerts:} block: the quiet period and the channels alerts go to. Webhook URLs (Slack's
  * carry their token) and bot tokens are secrets: they are redacted everywhere and never printed.
  *
- * @param quiet how long a breaker may stay open before it is an alert (a flap inside it is only an event)
+ * @param quiet how long a breaker may stay open, or a threshold rule hold, before it is an alert
+ *     (a flap inside it is only an event)
+ * @param rules the threshold rules ({@code alerts.rules})
  */
-public record AlertSettings(Duration quiet, List<Channel> channels) {
-    public static final AlertSettings NONE = new AlertSettings(Duration.ofSeconds(60), List.of());
+public record AlertSettings(Duration quiet, List<Channel> channels, AlertThresholds rules) {
+    public static final AlertSettings NONE =
+            new AlertSettings(Duration.ofSeconds(60), List.of(), AlertThresholds.DEFAULTS);
 
     public AlertSettings {
         Objects.requireNonNull(quiet, "quiet");
         channels = List.copyOf(channels);
+        Objects.requireNonNull(rules, "rules");
     }
 
     /** One channel; its {@code name} is unique in the block (the delivery ledger keys on it). */

@@ -11,7 +11,7 @@ import java.util.Set;
 
 /** Reads the {@code alerts:} block (or {@code ALERTS_JSON}); every mistake names its setting. */
 final class AlertsReader {
-    private static final Set<String> FIELDS = Set.of("quiet_period_seconds", "channels");
+    private static final Set<String> FIELDS = Set.of("quiet_period_seconds", "channels", "rules");
     private static final Set<String> TYPES = Set.of("webhook", "slack", "telegram");
 
     private AlertsReader() {}
@@ -45,7 +45,10 @@ final class AlertsReader {
             }
             out.add(channel);
         }
-        return new AlertSettings(Duration.ofSeconds(quiet.isMissingNode() ? 60 : quiet.asInt()), out);
+        return new AlertSettings(
+                Duration.ofSeconds(quiet.isMissingNode() ? 60 : quiet.asInt()),
+                out,
+                AlertRulesReader.read(node.path("rules")));
     }
 
     private static AlertSettings.Channel channel(JsonNode node, String where) {

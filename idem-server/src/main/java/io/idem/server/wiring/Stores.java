@@ -8,11 +8,13 @@ import io.idem.core.spi.AuditLog;
 import io.idem.core.spi.BacklogReads;
 import io.idem.core.spi.CancelStore;
 import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.core.spi.IncidentLedger;
 import io.idem.core.spi.JobIntake;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.JobReads;
 import io.idem.core.spi.KeySpend;
 import io.idem.core.spi.ReviewStore;
+import io.idem.core.spi.SignalReads;
 import io.idem.core.spi.Webhooks;
 import io.idem.postgres.Database;
 import io.idem.postgres.PgAlertLedger;
@@ -22,10 +24,12 @@ import io.idem.postgres.PgBacklogReads;
 import io.idem.postgres.PgBreakerStore;
 import io.idem.postgres.PgCancelStore;
 import io.idem.postgres.PgChatIdempotency;
+import io.idem.postgres.PgIncidentLedger;
 import io.idem.postgres.PgJobIntake;
 import io.idem.postgres.PgJobQueueStore;
 import io.idem.postgres.PgJobReads;
 import io.idem.postgres.PgReviewStore;
+import io.idem.postgres.PgSignalReads;
 import io.idem.postgres.PgSpendStore;
 import io.idem.postgres.PgWebhooks;
 
@@ -41,8 +45,7 @@ public record Stores(
         KeySpend keySpend,
         BreakerStore breakers,
         ChatIdempotencyStore chatKeys,
-        BacklogReads backlog,
-        AlertLedger alerts) {
+        Watch watch) {
 
     /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
     public record Jobs(
@@ -53,9 +56,13 @@ public record Stores(
             CancelStore cancels,
             Webhooks webhooks) {}
 
+    /** What operators watch: the backlog, the provider event log and alert ledger, incidents and their signals. */
+    public record Watch(BacklogReads backlog, AlertLedger alerts, IncidentLedger incidents, SignalReads signals) {}
+
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
         PgSpendStore spend = new PgSpendStore(db);
+        PgBacklogReads backlog = new PgBacklogReads(db);
         return new Stores(
                 new Jobs(
                         new PgJobIntake(db),
@@ -70,7 +77,6 @@ public record Stores(
                 spend,
                 new PgBreakerStore(db),
                 new PgChatIdempotency(db),
-                new PgBacklogReads(db),
-                new PgAlertLedger(db));
+                new Watch(backlog, new PgAlertLedger(db), new PgIncidentLedger(db), new PgSignalReads(db, backlog)));
     }
 }
