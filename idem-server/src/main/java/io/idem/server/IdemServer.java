@@ -11,6 +11,7 @@ import io.idem.core.text.Redactor;
 import io.idem.postgres.Database;
 import io.idem.postgres.EmbeddedDatabase;
 import io.idem.postgres.PgChatAudit;
+import io.idem.providers.chat.StaticChatAdapter;
 import io.idem.providers.fake.FakeVendorServer;
 import io.idem.server.alerts.Alerts;
 import io.idem.server.assets.FileAssetStore;
@@ -147,6 +148,9 @@ public final class IdemServer implements AutoCloseable {
         List<HealthSentinel> sentinels = new java.util.ArrayList<>(List.of(engine.sentinel()));
         if (chat != null) {
             chat.sentinel().ifPresent(sentinels::add);
+            chat.staticTier()
+                    .forEach((name, tier) ->
+                            metrics.staticTier(name, tier, StaticChatAdapter::prepared, StaticChatAdapter::notices));
         }
         metrics.watch(
                 providers,
@@ -192,7 +196,8 @@ public final class IdemServer implements AutoCloseable {
                 config.engine().healthEvery(),
                 clock,
                 vendor.keys(),
-                vendor.redactor())));
+                vendor.redactor(),
+                vendor.metrics()::chatCallEnded)));
     }
 
     private boolean databaseReachable() {

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Adapter type {@code static}: the last-resort tier that closes a chain (DESIGN §5). Answers the
@@ -23,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class StaticChatAdapter implements ChatAdapter {
     private final StaticAnswers answers;
     private final AtomicLong ids = new AtomicLong();
+    private final LongAdder prepared = new LongAdder();
+    private final LongAdder notices = new LongAdder();
 
     public StaticChatAdapter(StaticAnswers answers) {
         this.answers = Objects.requireNonNull(answers, "answers");
@@ -51,8 +54,20 @@ public final class StaticChatAdapter implements ChatAdapter {
         return new HealthAnswer(true, answers.size() + " static answers");
     }
 
+    /** How many answers were prepared ones (a known frequent prompt), on this node. */
+    public long prepared() {
+        return prepared.sum();
+    }
+
+    /** How many answers were the degradation notice alone (no prepared answer matched), on this node. */
+    public long notices() {
+        return notices.sum();
+    }
+
     private ChatCompletion completion(ChatCall call) {
-        String text = answers.answer(call.request().lastUserText()).orElse(answers.notice());
+        Optional<String> known = answers.answer(call.request().lastUserText());
+        (known.isPresent() ? prepared : notices).increment();
+        String text = known.orElse(answers.notice());
         return new ChatCompletion(
                 text,
                 "stop",

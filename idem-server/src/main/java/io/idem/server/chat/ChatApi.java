@@ -19,6 +19,7 @@ import io.idem.server.http.Json;
 import io.idem.server.http.KeyBudget;
 import io.javalin.http.Context;
 import java.io.IOException;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,7 @@ public final class ChatApi {
     private final ChatIdempotency idempotency;
     private final ChatFailures failures;
     private final InstantSource clock;
+    private final ChatTimings timings;
 
     ChatApi(
             ChatEngine engine,
@@ -49,7 +51,8 @@ public final class ChatApi {
             KeyBudget budget,
             ChatIdempotency idempotency,
             ChatFailures failures,
-            InstantSource clock) {
+            InstantSource clock,
+            ChatTimings timings) {
         this.engine = engine;
         this.routing = routing;
         this.reader = reader;
@@ -57,6 +60,7 @@ public final class ChatApi {
         this.idempotency = idempotency;
         this.failures = failures;
         this.clock = clock;
+        this.timings = timings;
     }
 
     /** The route, authenticated by {@code auth}, reading bodies of up to {@code maxBytes}. */
@@ -65,6 +69,7 @@ public final class ChatApi {
     }
 
     private void complete(Context ctx, Auth auth, long maxBytes) throws IOException {
+        long started = System.nanoTime();
         Caller caller = auth.require(ctx);
         String key = IdempotencyKey.from(ctx);
         JsonNode body = Json.readObject(ctx, maxBytes);
@@ -91,15 +96,16 @@ public final class ChatApi {
         try {
             // After the replay check: a replay is free, even for a key that has spent its budget.
             budget.check(caller, OPENAI_QUOTA);
-            answer = Optional.of(call.stream() ? stream(ctx, call, chatCaller) : plain(ctx, call, chatCaller));
+            answer = Optional.of(call.stream() ? stream(ctx, call, chatCaller) : plain(ctx, call, chatCaller, started));
         } finally {
             Optional<ChatIdempotencyStore.Answer> ended = answer;
             hold.ifPresent(h -> idempotency.end(h, ended));
         }
     }
 
-    private ChatIdempotencyStore.Answer plain(Context ctx, ParsedCall call, ChatCaller caller) {
+    private ChatIdempotencyStore.Answer plain(Context ctx, ParsedCall call, ChatCaller caller, long started) {
         ChainResult result = engine.complete(call.chain(), call.request(), caller);
+        timings.ended(Duration.ofNanos(System.nanoTime() - started), result.attempts());
         return switch (result) {
             case ChainResult.Served served -> {
                 ObjectNode idem = ChatReport.body(

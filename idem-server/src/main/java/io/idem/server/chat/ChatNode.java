@@ -18,6 +18,7 @@ import io.idem.core.spi.KeySpend;
 import io.idem.core.text.Redactor;
 import io.idem.providers.ChatAdapters;
 import io.idem.providers.Vendors;
+import io.idem.providers.chat.StaticChatAdapter;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.http.KeyBudget;
 import io.idem.server.http.RetryMerge;
@@ -48,6 +49,7 @@ public final class ChatNode implements AutoCloseable {
      * @param replays how repeated calls are recognised
      * @param keys where chat adapters read their keys (the configuration's credentials)
      * @param redactor the node's redactor, for adapters and the engine
+     * @param timings told how long each plain call took besides waiting on providers (the metrics)
      */
     public record Parts(
             ChatRouting chat,
@@ -58,7 +60,8 @@ public final class ChatNode implements AutoCloseable {
             Duration healthEvery,
             InstantSource clock,
             UnaryOperator<String> keys,
-            Redactor redactor) {}
+            Redactor redactor,
+            ChatTimings timings) {}
 
     /**
      * How a repeated call is recognised: a client's {@code Idempotency-Key} (digested under {@code
@@ -76,6 +79,7 @@ public final class ChatNode implements AutoCloseable {
     private HealthSentinel sentinel;
     private ChatAuditWriter audit;
     private ChatApi api;
+    private final Map<String, StaticChatAdapter> staticTier = new LinkedHashMap<>();
 
     private ChatNode() {}
 
@@ -90,9 +94,8 @@ public final class ChatNode implements AutoCloseable {
         }
     }
 
-    private void boot(Parts parts) {
-        ChatRouting chat = parts.chat();
-        Map<String, ChatModel> models = new LinkedHashMap<>();
+    /** One adapter per enabled provider that serves a chat model; the static tier's are kept too. */
+    private Map<String, ChatAdapter> adapters(Parts parts, ChatRouting chat) {
         Map<String, ChatAdapter> adapters = new LinkedHashMap<>();
         Map<String, List<String>> vendorModels = chat.models().values().stream()
                 .collect(Collectors.groupingBy(
@@ -103,15 +106,24 @@ public final class ChatNode implements AutoCloseable {
                 log.info("provider '{}' is disabled: its chat models are not offered", provider);
                 return;
             }
-            adapters.put(
-                    provider,
-                    ChatAdapters.create(
-                            settings,
-                            Optional.ofNullable(chat.answersFiles().get(provider)),
-                            ids,
-                            parts.keys(),
-                            parts.redactor()));
+            ChatAdapter adapter = ChatAdapters.create(
+                    settings,
+                    Optional.ofNullable(chat.answersFiles().get(provider)),
+                    ids,
+                    parts.keys(),
+                    parts.redactor());
+            adapters.put(provider, adapter);
+            if (adapter instanceof StaticChatAdapter tier) {
+                staticTier.put(provider, tier);
+            }
         });
+        return adapters;
+    }
+
+    private void boot(Parts parts) {
+        ChatRouting chat = parts.chat();
+        Map<String, ChatModel> models = new LinkedHashMap<>();
+        Map<String, ChatAdapter> adapters = adapters(parts, chat);
         chat.models().forEach((name, model) -> {
             if (adapters.containsKey(model.provider())) {
                 models.put(name, model);
@@ -142,7 +154,8 @@ public final class ChatNode implements AutoCloseable {
                         parts.replays().merge(),
                         parts.clock()),
                 new ChatFailures(parts.gate().breakers(), parts.clock()),
-                parts.clock());
+                parts.clock(),
+                parts.timings());
         startHealth(parts, adapters);
         log.info("chat models: {}", models.keySet());
     }
@@ -184,6 +197,11 @@ public final class ChatNode implements AutoCloseable {
 
     public ChatApi api() {
         return api;
+    }
+
+    /** The static last-resort tier's adapters, by provider, for their coverage counts. */
+    public Map<String, StaticChatAdapter> staticTier() {
+        return Map.copyOf(staticTier);
     }
 
     /** The health sentinel of the chat-only providers that call out, if there are any. */

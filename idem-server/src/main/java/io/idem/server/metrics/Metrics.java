@@ -48,6 +48,19 @@ public final class Metrics {
         Duration.ofSeconds(300)
     };
 
+    /** Gateway overhead buckets: a millisecond up to a second. */
+    static final Duration[] OVERHEAD_BUCKETS = {
+        Duration.ofMillis(1),
+        Duration.ofMillis(2),
+        Duration.ofMillis(5),
+        Duration.ofMillis(10),
+        Duration.ofMillis(25),
+        Duration.ofMillis(50),
+        Duration.ofMillis(100),
+        Duration.ofMillis(250),
+        Duration.ofSeconds(1)
+    };
+
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     public Metrics() {
@@ -68,6 +81,73 @@ public final class Metrics {
         return new MeteredAdapter(provider, adapter, this);
     }
 
+    /** {@code store}, with the jobs the worker ends and their failovers counted. */
+    public io.idem.core.spi.JobQueueStore meter(io.idem.core.spi.JobQueueStore store) {
+        return new MeteredQueue(store, this);
+    }
+
+    void jobEnded(String lane, String state, java.util.Optional<Duration> toResult) {
+        Counter.builder("idem.jobs.finished")
+                .description("Jobs the worker ended on this node: succeeded, failed or parked in manual_review")
+                .tags("lane", lane, "state", state)
+                .register(registry)
+                .increment();
+        toResult.ifPresent(took -> Timer.builder("idem.job.time.to.result")
+                .description("From a job's acceptance to its result, failovers and deferrals included")
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .tags("lane", lane)
+                .register(registry)
+                .record(took));
+    }
+
+    void jobFellBack(String lane, String from, String to, String reason) {
+        fallback("job", lane, from, to, reason);
+    }
+
+    private void fallback(String kind, String lane, String from, String to, String reason) {
+        Counter.builder("idem.fallbacks")
+                .description("Failovers to the next candidate: providers for jobs, models for chat chains")
+                .tags(Tags.of("kind", kind, "lane", lane, "from", from, "to", to, "reason", reason))
+                .register(registry)
+                .increment();
+    }
+
+    /**
+     * The static tier's coverage: answers it had prepared for the prompt, and answers that were the
+     * degradation notice alone (a prompt worth preparing an answer for).
+     */
+    public <T> void staticTier(
+            String provider,
+            T tier,
+            java.util.function.ToDoubleFunction<T> prepared,
+            java.util.function.ToDoubleFunction<T> notices) {
+        // the registry holds its source weakly: the tier itself, which its node keeps, is the source
+        staticAnswers(provider, "prepared", tier, prepared);
+        staticAnswers(provider, "notice", tier, notices);
+    }
+
+    private <T> void staticAnswers(
+            String provider, String answer, T tier, java.util.function.ToDoubleFunction<T> count) {
+        io.micrometer.core.instrument.FunctionCounter.builder("idem.static.answers", tier, count)
+                .description("Answers of the static tier: a prepared answer, or the degradation notice alone")
+                .tags("provider", provider, "answer", answer)
+                .register(registry);
+    }
+
+    /**
+     * A plain chat call's gateway overhead: its time in Idem (from the request's arrival to the
+     * chain's end) minus the time its attempts spent waiting on providers.
+     */
+    public void chatCallEnded(Duration total, java.util.List<ChatAttempt> attempts) {
+        Duration waiting = attempts.stream().map(ChatAttempt::latency).reduce(Duration.ZERO, Duration::plus);
+        Duration overhead = total.minus(waiting);
+        Timer.builder("idem.chat.overhead")
+                .description("A plain chat call's time in Idem besides waiting on providers")
+                .serviceLevelObjectives(OVERHEAD_BUCKETS)
+                .register(registry)
+                .record(overhead.isNegative() ? Duration.ZERO : overhead);
+    }
+
     /** A sink that counts every chat attempt and failover it is told about. */
     public ChatAuditSink chatAudit() {
         return new ChatAuditSink() {
@@ -78,15 +158,12 @@ public final class Metrics {
 
             @Override
             public void failover(FailoverEvent event) {
-                Counter.builder("idem.fallbacks")
-                        .description("Failovers from one model to the next (chat chains)")
-                        .tags(Tags.of(
-                                "kind", "chat",
-                                "from", event.from().model().name(),
-                                "to", event.toModel(),
-                                "reason", event.reason()))
-                        .register(registry)
-                        .increment();
+                fallback(
+                        "chat",
+                        event.from().caller().lane(),
+                        event.from().model().name(),
+                        event.toModel(),
+                        event.reason());
             }
         };
     }

@@ -147,7 +147,7 @@ public final class Engine implements AutoCloseable {
 
     /** The worker and its lease sweeper; returns how to wake the worker. */
     private Runnable startWorker(Parts parts) {
-        var queue = parts.stores().jobs().queue();
+        var queue = parts.vendor().metrics().meter(parts.stores().jobs().queue());
         worker = push(new JobWorker(
                 queue,
                 registry,

@@ -54,6 +54,16 @@ class MetricsTest {
                 {"models": ["fake-chat-a", "fake-chat-b"], "simulate": {"fake-chat-a": "http_503"},
                  "messages": [{"role": "user", "content": "hello"}]}""");
         assertThat(chat.status()).as(chat.raw()).isEqualTo(200);
+        for (String prompt : new String[] {"Hello!", "what is idem", "something nobody prepared"}) {
+            var tier = server.post(
+                    "/v1/chat/completions",
+                    TestServer.ADMIN_KEY,
+                    "{\"model\": \"static\", \"messages\": [{\"role\": \"user\", \"content\": \"" + prompt + "\"}]}");
+            assertThat(tier.status()).as(tier.raw()).isEqualTo(200);
+        }
+        var streamed = server.post("/v1/chat/completions", TestServer.ADMIN_KEY, """
+                {"model": "static", "stream": true, "messages": [{"role": "user", "content": "hi"}]}""");
+        assertThat(streamed.raw()).contains("data: [DONE]");
     }
 
     private static String job(String body) {
@@ -177,6 +187,66 @@ class MetricsTest {
     }
 
     @Test
+    void jobFailoversAndTheJobsTheWorkerEndedAreCountedPerLane() {
+        var samples = samples();
+        assertThat(value(
+                        samples,
+                        "idem_fallbacks_total",
+                        Map.of(
+                                "kind", "job",
+                                "lane", "standard",
+                                "from", "primary",
+                                "to", "backup",
+                                "reason", "unavailable")))
+                .isEqualTo(1);
+        assertThat(value(samples, "idem_jobs_finished_total", Map.of("lane", "standard", "state", "succeeded")))
+                .isEqualTo(2);
+        assertThat(value(samples, "idem_jobs_finished_total", Map.of("lane", "standard", "state", "manual_review")))
+                .isEqualTo(1);
+        assertThat(value(samples, "idem_job_time_to_result_seconds_count", Map.of("lane", "standard")))
+                .isEqualTo(2);
+        assertThat(value(samples, "idem_job_time_to_result_seconds_sum", Map.of("lane", "standard")))
+                .isGreaterThan(0);
+    }
+
+    @Test
+    void theGrafanaDashboardInTheRepositoryUsesOnlyNamesANodeServes() throws java.io.IOException {
+        java.nio.file.Path dashboard = java.nio.file.Path.of("..", "docs", "grafana", "idem-dashboard.json");
+        var panels = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dashboard.toFile())
+                .get("panels");
+        java.util.Set<String> served = new java.util.HashSet<>();
+        samples().forEach(s -> served.add(s.name()));
+        java.util.Set<String> used = new java.util.TreeSet<>();
+        Matcher names = Pattern.compile("idem_[a-z0-9_]+").matcher("");
+        panels.forEach(panel -> panel.get("targets").forEach(target -> {
+            names.reset(target.get("expr").asText());
+            while (names.find()) {
+                used.add(names.group());
+            }
+        }));
+        assertThat(used).hasSizeGreaterThan(10);
+        assertThat(served).containsAll(used);
+    }
+
+    @Test
+    void everyPlainChatCallRecordsItsGatewayOverhead() {
+        var samples = samples();
+        assertThat(value(samples, "idem_chat_overhead_seconds_count", Map.of())).isEqualTo(4);
+        assertThat(value(samples, "idem_chat_overhead_seconds_bucket", Map.of("le", "+Inf")))
+                .isEqualTo(4);
+    }
+
+    @Test
+    void theStaticTiersCoverageCountsPreparedAnswersAndBareNotices() {
+        var samples = samples();
+        assertThat(value(samples, "idem_static_answers_total", Map.of("provider", "static", "answer", "prepared")))
+                .isEqualTo(3);
+        assertThat(value(samples, "idem_static_answers_total", Map.of("provider", "static", "answer", "notice")))
+                .isEqualTo(1);
+    }
+
+    @Test
     void theBacklogGaugesShowTheParkedJobAndTheMoneyAtRisk() {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             var samples = samples();
@@ -226,7 +296,18 @@ class MetricsTest {
             assertThat(s.name()).matches("idem_[a-z0-9_]+");
             assertThat(s.labels().keySet())
                     .isSubsetOf(
-                            "kind", "provider", "model", "outcome", "billable", "state", "from", "to", "reason", "le");
+                            "kind",
+                            "provider",
+                            "model",
+                            "outcome",
+                            "billable",
+                            "state",
+                            "lane",
+                            "from",
+                            "to",
+                            "reason",
+                            "answer",
+                            "le");
             s.labels()
                     .values()
                     .forEach(v ->
