@@ -42,4 +42,9 @@ final class LimitedAdapter implements ProviderAdapter {
     public HealthAnswer health() {
         return inner.health();
     }
+
+    @Override
+    public io.idem.core.spi.UsageAnswer usage(java.time.LocalDate day) {
+        return inner.usage(day);
+    }
 }

@@ -157,6 +157,7 @@ public final class IdemServer implements AutoCloseable {
                 new GateState(engine.gate(), sentinels),
                 stores.watch().backlog(),
                 clock);
+        metrics.watchInvoices(routing.providers().keySet(), stores.watch().invoices(), clock);
         return providers;
     }
 

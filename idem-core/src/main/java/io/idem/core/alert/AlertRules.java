@@ -42,6 +42,7 @@ public final class AlertRules {
             }
             case "breaker.closed" -> closed(provider, event.at());
             case "budget.warning", "budget.exhausted" -> List.of(budget(event));
+            case "invoice.drift" -> List.of(invoiceDrift(event));
             default -> List.of();
         };
     }
@@ -90,6 +91,20 @@ public final class AlertRules {
                 "provider " + event.provider()
                         + (exhausted ? " reached its daily budget" : " passed half its daily budget") + ": $" + spent
                         + " of $" + budget + (exhausted ? "; it is skipped until 00:00 UTC" : ""),
+                event.at());
+    }
+
+    private static Alert invoiceDrift(ProviderEvent event) {
+        var d = event.detail();
+        return new Alert(
+                event.type() + ":" + event.provider() + ":" + event.id(),
+                event.type(),
+                event.provider(),
+                "provider " + event.provider() + "'s invoice for " + d.getOrDefault("day", "?")
+                        + " does not match the audit: the vendor charged $" + d.getOrDefault("vendor_usd", "?")
+                        + ", the audit counts $" + d.getOrDefault("audit_usd", "?") + " (capture "
+                        + d.getOrDefault("capture_rate", "?") + "), " + d.getOrDefault("unmatched", "?")
+                        + " charges Idem has no attempt for",
                 event.at());
     }
 

@@ -7,6 +7,7 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import java.util.Objects;
 
@@ -45,6 +46,15 @@ final class RedactingAdapter implements ProviderAdapter {
     @Override
     public HealthAnswer health() {
         return adapter.health().redactedBy(redactor);
+    }
+
+    @Override
+    public UsageAnswer usage(java.time.LocalDate day) {
+        return switch (adapter.usage(day)) {
+            case UsageAnswer.Failed f -> new UsageAnswer.Failed(redactor.redact(f.detail()));
+            case UsageAnswer.Unsupported u -> new UsageAnswer.Unsupported(redactor.redact(u.detail()));
+            case UsageAnswer other -> other;
+        };
     }
 
     @Override

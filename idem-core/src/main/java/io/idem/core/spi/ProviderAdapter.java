@@ -28,6 +28,14 @@ public interface ProviderAdapter {
         return new CancelAnswer.Unsupported("this provider offers no cancel");
     }
 
+    /**
+     * The vendor's own report of what our account was charged on {@code day} (UTC), for the daily
+     * invoice check. Never billable; never throws.
+     */
+    default UsageAnswer usage(java.time.LocalDate day) {
+        return new UsageAnswer.Unsupported("this provider offers no usage report");
+    }
+
     /** A cheap, non-billable liveness probe. */
     default HealthAnswer health() {
         return new HealthAnswer(true, "no health endpoint");

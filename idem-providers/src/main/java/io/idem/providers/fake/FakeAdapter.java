@@ -9,6 +9,7 @@ import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.HealthAnswer;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.RetryAfter;
@@ -20,6 +21,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
@@ -104,6 +106,26 @@ public final class FakeAdapter implements ProviderAdapter {
                                 .timeout(VendorCalls.HEALTH_TIMEOUT)
                                 .GET()
                                 .build()));
+    }
+
+    /** The vendor's invoice for the day, one charge per generation or completion, by its id. */
+    @Override
+    public UsageAnswer usage(LocalDate day) {
+        try {
+            return switch (VendorExchange.sendWithoutBody(
+                    calls.client(),
+                    HttpRequest.newBuilder(endpoints.usage(day))
+                            .version(HttpClient.Version.HTTP_1_1)
+                            .timeout(VendorCalls.HEALTH_TIMEOUT)
+                            .GET()
+                            .build())) {
+                case VendorExchange.Failed failed -> new UsageAnswer.Failed(failed.detail());
+                case VendorExchange.Answered answered -> FakeUsageReader.read(answered.response());
+            };
+        } catch (RuntimeException e) {
+            return new UsageAnswer.Failed(
+                    "usage report failed in the adapter: " + e.getClass().getSimpleName());
+        }
     }
 
     private static boolean healthy(HttpResponse<byte[]> response) {

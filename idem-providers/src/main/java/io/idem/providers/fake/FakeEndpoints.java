@@ -28,6 +28,10 @@ record FakeEndpoints(String base) {
         return URI.create(base + VendorRoutes.GENERATIONS + "/" + segment(id) + "/cancel");
     }
 
+    URI usage(java.time.LocalDate day) {
+        return URI.create(base + VendorRoutes.USAGE + "?date=" + day);
+    }
+
     URI byReference(String reference) {
         return URI.create(
                 base + VendorRoutes.GENERATIONS + "?reference=" + URLEncoder.encode(reference, StandardCharsets.UTF_8));

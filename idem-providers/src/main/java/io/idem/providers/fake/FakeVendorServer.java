@@ -58,7 +58,7 @@ public final class FakeVendorServer implements AutoCloseable {
         this.server = server;
         this.book = new GenerationBook(clock, PRICE_PER_IMAGE);
         this.chatBook = new ChatBook(clock);
-        this.routes = new VendorRoutes(book, new ChatIntake(chatBook, clock));
+        this.routes = new VendorRoutes(book, chatBook, new ChatIntake(chatBook, clock));
         int port = server.getLocalPort();
         this.connections = Executors.newThreadPerTaskExecutor(
                 Thread.ofVirtual().name("fake-vendor-" + port + "-", 0).factory());

@@ -11,15 +11,18 @@ import java.util.Optional;
 /** Maps a request to the fake vendor's endpoint for it. Thread-safe: all state is in the book. */
 final class VendorRoutes {
     static final String GENERATIONS = "/v1/images/generations";
+    static final String USAGE = "/v1/usage";
 
     private final GenerationBook book;
     private final GenerationIntake intake;
     private final ChatIntake chat;
+    private final ChatBook chatBook;
 
-    VendorRoutes(GenerationBook book, ChatIntake chat) {
+    VendorRoutes(GenerationBook book, ChatBook chatBook, ChatIntake chat) {
         this.book = book;
         this.intake = new GenerationIntake(book);
         this.chat = chat;
+        this.chatBook = chatBook;
     }
 
     Reply handle(RequestHead head, RequestBody body)
@@ -31,6 +34,9 @@ final class VendorRoutes {
         }
         if (path.equals("/ledger")) {
             return only("GET", method, () -> Reply.json(200, LedgerView.of(book.ledger())));
+        }
+        if (path.equals(USAGE)) {
+            return only("GET", method, () -> usage(head));
         }
         if (path.equals(ChatIntake.PATH)) {
             return "POST".equals(method) ? chat.accept(head, body) : methodNotAllowed("POST");
@@ -52,6 +58,16 @@ final class VendorRoutes {
             }
         }
         return Reply.json(404, ErrorBody.of("not_found", "no route " + path));
+    }
+
+    private Reply usage(RequestHead head) {
+        String date = head.query().get("date");
+        try {
+            java.time.LocalDate day = java.time.LocalDate.parse(date == null ? "" : date);
+            return Reply.json(200, UsageView.of(day, book.ledger(), chatBook.ledger()));
+        } catch (java.time.format.DateTimeParseException e) {
+            return Reply.json(400, ErrorBody.invalidRequest("invalid_date", "give ?date=YYYY-MM-DD"));
+        }
     }
 
     private Reply byReference(RequestHead head) {

@@ -115,7 +115,11 @@ public final class ConfigLoader {
                                 "sdk_retry_window_seconds", "IDEM_SDK_RETRY_WINDOW_SECONDS", 600, 1, 86_400)),
                         Duration.ofSeconds(s.intValue(
                                 "sdk_retry_max_window_seconds", "IDEM_SDK_RETRY_MAX_WINDOW_SECONDS", 600, 1, 86_400))),
-                deferral(s));
+                deferral(s),
+                new io.idem.core.invoice.InvoiceSettings(
+                        s.intValue("invoice_check.hour_utc", "IDEM_INVOICE_CHECK_HOUR_UTC", 2, 0, 23),
+                        s.intValue("invoice_check.tolerance_percent", "IDEM_INVOICE_TOLERANCE_PERCENT", 2, 0, 50)
+                                / 100.0));
     }
 
     /** Job deadlines and deferral; the default must not exceed the maximum. */

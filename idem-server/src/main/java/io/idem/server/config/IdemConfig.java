@@ -172,7 +172,8 @@ public record IdemConfig(
             BreakerSettings breaker,
             Duration healthEvery,
             SdkRetries sdkRetries,
-            DeferralSettings deferral) {}
+            DeferralSettings deferral,
+            io.idem.core.invoice.InvoiceSettings invoices) {}
 
     /**
      * The windows in which an SDK's retry of a request without {@code Idempotency-Key} is merged

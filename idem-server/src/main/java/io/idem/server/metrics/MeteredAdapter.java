@@ -55,4 +55,9 @@ final class MeteredAdapter implements ProviderAdapter {
     public HealthAnswer health() {
         return adapter.health();
     }
+
+    @Override
+    public io.idem.core.spi.UsageAnswer usage(java.time.LocalDate day) {
+        return adapter.usage(day);
+    }
 }

@@ -81,6 +81,18 @@ public final class Metrics {
         return new MeteredAdapter(provider, adapter, this);
     }
 
+    /** The capture rate of each provider's latest invoice check (audit ÷ vendor; NaN before the first). */
+    public void watchInvoices(
+            Collection<String> providers, io.idem.core.spi.InvoiceChecks checks, InstantSource clock) {
+        InvoiceSnapshot snapshot = new InvoiceSnapshot(checks, clock);
+        for (String provider : providers) {
+            Gauge.builder("idem.invoice.capture.ratio", () -> snapshot.captureRate(provider))
+                    .description("Audit over the vendor's own usage report for the latest checked day")
+                    .tags("provider", provider)
+                    .register(registry);
+        }
+    }
+
     /** {@code store}, with the jobs the worker ends and their failovers counted. */
     public io.idem.core.spi.JobQueueStore meter(io.idem.core.spi.JobQueueStore store) {
         return new MeteredQueue(store, this);

@@ -6,9 +6,11 @@ import io.idem.core.engine.HealthSentinel;
 import io.idem.core.engine.JobCanceller;
 import io.idem.core.engine.JobWorker;
 import io.idem.core.engine.LeaseSweeper;
+import io.idem.core.engine.Periodic;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
 import io.idem.core.engine.Reconciler;
+import io.idem.core.invoice.InvoiceReconciler;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.AssetStore;
 import io.idem.core.time.Ticker;
@@ -57,6 +59,11 @@ public final class Engine implements AutoCloseable {
             io.idem.core.text.Redactor redactor,
             io.idem.server.metrics.Metrics metrics) {}
 
+    /** The invoice check looks for a day to check this often (it runs once per provider and day). */
+    private static final Duration INVOICE_EVERY = Duration.ofMinutes(10);
+
+    private static final Duration INVOICE_FIRST = Duration.ofMinutes(1);
+
     private final Resources resources = new Resources();
     private ProviderRegistry registry;
     private CircuitBreakers breakers;
@@ -66,6 +73,7 @@ public final class Engine implements AutoCloseable {
     private LeaseSweeper sweeper;
     private Reconciler reconciler;
     private JobCanceller canceller;
+    private InvoiceReconciler invoices;
     private Runnable requeued;
     private WebhookLinks webhookLinks;
 
@@ -112,6 +120,11 @@ public final class Engine implements AutoCloseable {
                 config.engine().reconcileMaxAge(),
                 requeued));
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
+        invoices = new InvoiceReconciler(
+                registry,
+                parts.stores().watch().invoices(),
+                clock,
+                config.engine().invoices());
         push(Maintenance.purgeEvery(
                 "idempotency keys", PURGE_EVERY, parts.stores().jobs().intake()::purgeExpiredKeys, clock));
         // Every node, API nodes too: chat holds are taken there. Settles holds whose caller died.
@@ -182,6 +195,7 @@ public final class Engine implements AutoCloseable {
             worker.start();
             sweeper.start();
             reconciler.start();
+            push(Periodic.start("invoice check", INVOICE_FIRST, INVOICE_EVERY, invoices::tick));
         }
         sentinel.start();
     }
@@ -214,6 +228,11 @@ public final class Engine implements AutoCloseable {
 
     public Reconciler reconciler() {
         return reconciler;
+    }
+
+    /** The daily invoice check, which an operator may also run for a provider and day. */
+    public InvoiceReconciler invoices() {
+        return invoices;
     }
 
     public JobCanceller canceller() {

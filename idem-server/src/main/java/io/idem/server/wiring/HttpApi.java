@@ -18,6 +18,7 @@ import io.idem.server.http.KeyBudget;
 import io.idem.server.http.Probes;
 import io.idem.server.http.RetryMerge;
 import io.idem.server.images.OpenAiImagesApi;
+import io.idem.server.invoices.InvoicesApi;
 import io.idem.server.jobs.CancelApi;
 import io.idem.server.jobs.JobDesk;
 import io.idem.server.jobs.JobRequests;
@@ -110,6 +111,12 @@ public final class HttpApi {
                         facts,
                         parts.clock())),
                 new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
+                new InvoicesApi(
+                        auth,
+                        engine.invoices(),
+                        parts.stores().watch().invoices(),
+                        engine.registry().all().keySet(),
+                        parts.clock()),
                 new Probes(parts.ready()));
     }
 

@@ -9,6 +9,7 @@ import io.idem.core.spi.BacklogReads;
 import io.idem.core.spi.CancelStore;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.core.spi.IncidentLedger;
+import io.idem.core.spi.InvoiceChecks;
 import io.idem.core.spi.JobIntake;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.JobReads;
@@ -25,6 +26,7 @@ import io.idem.postgres.PgBreakerStore;
 import io.idem.postgres.PgCancelStore;
 import io.idem.postgres.PgChatIdempotency;
 import io.idem.postgres.PgIncidentLedger;
+import io.idem.postgres.PgInvoiceChecks;
 import io.idem.postgres.PgJobIntake;
 import io.idem.postgres.PgJobQueueStore;
 import io.idem.postgres.PgJobReads;
@@ -57,7 +59,12 @@ public record Stores(
             Webhooks webhooks) {}
 
     /** What operators watch: the backlog, the provider event log and alert ledger, incidents and their signals. */
-    public record Watch(BacklogReads backlog, AlertLedger alerts, IncidentLedger incidents, SignalReads signals) {}
+    public record Watch(
+            BacklogReads backlog,
+            AlertLedger alerts,
+            IncidentLedger incidents,
+            SignalReads signals,
+            InvoiceChecks invoices) {}
 
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
@@ -77,6 +84,11 @@ public record Stores(
                 spend,
                 new PgBreakerStore(db),
                 new PgChatIdempotency(db),
-                new Watch(backlog, new PgAlertLedger(db), new PgIncidentLedger(db), new PgSignalReads(db, backlog)));
+                new Watch(
+                        backlog,
+                        new PgAlertLedger(db),
+                        new PgIncidentLedger(db),
+                        new PgSignalReads(db, backlog),
+                        new PgInvoiceChecks(db)));
     }
 }

@@ -16,8 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * one does: Slack {@code 200 ok}, Telegram {@code {"ok": true, ...}} (or {@code 401} and {@code "ok":
  * false} for a wrong token). It can be told to fail the next requests with a 500.
  */
-final class Receiver implements AutoCloseable {
-    record Request(String path, Map<String, List<String>> headers, String body) {
+public final class Receiver implements AutoCloseable {
+    public record Request(String path, Map<String, List<String>> headers, String body) {
         String header(String name) {
             return headers.entrySet().stream()
                     .filter(e -> e.getKey().equalsIgnoreCase(name))
@@ -64,7 +64,7 @@ final class Receiver implements AutoCloseable {
         server.start();
     }
 
-    static Receiver slack() {
+    public static Receiver slack() {
         return new Receiver("slack", null);
     }
 
@@ -76,7 +76,7 @@ final class Receiver implements AutoCloseable {
         return new Receiver("webhook", null);
     }
 
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
@@ -86,7 +86,7 @@ final class Receiver implements AutoCloseable {
     }
 
     /** The requests whose body mentions {@code text}, answered or not. */
-    List<Request> mentioning(String text) {
+    public List<Request> mentioning(String text) {
         return requests.stream().filter(r -> r.body().contains(text)).toList();
     }
 
