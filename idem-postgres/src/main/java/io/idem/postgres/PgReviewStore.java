@@ -109,7 +109,8 @@ public final class PgReviewStore implements ReviewStore {
             UPDATE provider_attempts
                SET status = 'succeeded', billable = 'yes', error_class = NULL, error_code = NULL,
                    http_status = COALESCE(?, http_status), provider_request_id = COALESCE(?, provider_request_id),
-                   cost_usd = COALESCE(?, cost_usd), finished_at = COALESCE(finished_at, ?)
+                   cost_usd = COALESCE(?, cost_usd), finished_at = COALESCE(finished_at, ?),
+                   billing_known_at = COALESCE(billing_known_at, ?)
              WHERE id = ? AND job_id = ?
             """;
 
@@ -174,8 +175,9 @@ public final class PgReviewStore implements ReviewStore {
                     2, delivered.flatMap(Outcome.Confirmed::providerRequestId).orElse(null));
             ps.setBigDecimal(3, delivered.map(Outcome.Confirmed::costUsd).orElse(null));
             ps.setTimestamp(4, JobRows.timestamp(now));
-            ps.setObject(5, attemptId);
-            ps.setObject(6, jobId);
+            ps.setTimestamp(5, JobRows.timestamp(now));
+            ps.setObject(6, attemptId);
+            ps.setObject(7, jobId);
             ps.executeUpdate();
         }
     }
@@ -215,7 +217,8 @@ public final class PgReviewStore implements ReviewStore {
             WITH closed AS (
                 UPDATE provider_attempts
                    SET status = 'failed', billable = CASE WHEN ? THEN 'yes' ELSE 'no' END,
-                       error_class = 'unavailable', error_code = 'not_delivered', finished_at = COALESCE(finished_at, ?)
+                       error_class = 'unavailable', error_code = 'not_delivered', finished_at = COALESCE(finished_at, ?),
+                       billing_known_at = COALESCE(billing_known_at, ?)
                  WHERE id = ? AND job_id = ?
                 RETURNING id, provider
             ), target AS (
@@ -257,6 +260,7 @@ public final class PgReviewStore implements ReviewStore {
                 int i = 1;
                 ps.setBoolean(i++, billed);
                 ps.setTimestamp(i++, ts);
+                ps.setTimestamp(i++, ts);
                 ps.setObject(i++, attemptId);
                 ps.setObject(i++, held.job().id());
                 ps.setObject(i++, held.job().id());
@@ -281,7 +285,7 @@ public final class PgReviewStore implements ReviewStore {
             WITH closed AS (
                 UPDATE provider_attempts
                    SET status = 'failed', billable = 'no', error_class = ?, error_code = ?,
-                       finished_at = COALESCE(finished_at, ?)
+                       finished_at = COALESCE(finished_at, ?), billing_known_at = COALESCE(billing_known_at, ?)
                  WHERE id = ? AND job_id = ?
                 RETURNING id, provider
             ), moved AS (
@@ -311,6 +315,7 @@ public final class PgReviewStore implements ReviewStore {
                 int i = 1;
                 ps.setString(i++, errorClass);
                 ps.setString(i++, code);
+                ps.setTimestamp(i++, ts);
                 ps.setTimestamp(i++, ts);
                 ps.setObject(i++, attemptId);
                 ps.setObject(i++, held.job().id());
