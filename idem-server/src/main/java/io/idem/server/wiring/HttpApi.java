@@ -108,6 +108,7 @@ public final class HttpApi {
                         jobStores.review(),
                         engine.reconciler(),
                         facts,
+                        parts.stores().dashboard(),
                         parts.clock())),
                 new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
                 new Probes(parts.ready()));
