@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -39,20 +40,25 @@ public final class PgReviewStore implements ReviewStore {
                              WHERE q.state = 'manual_review' AND q.review_reason <> 'reconcile_expired'
                                AND (q.reconcile_until IS NULL OR q.reconcile_until < ?)
                                AND (q.reconciled_at IS NULL OR q.reconciled_at < ?)
+                               AND NOT EXISTS (SELECT 1 FROM provider_attempts a
+                                                WHERE a.job_id = q.id AND a.round = q.round AND a.provider = ANY(?)
+                                                  AND a.status IN ('sending', 'submitted', 'unconfirmed', 'succeeded'))
                              ORDER BY q.review_since, q.id
                              FOR UPDATE SKIP LOCKED LIMIT ?)
             RETURNING j.id, j.reconcile_token
             """;
 
     @Override
-    public List<ReviewCase> holdDue(int limit, Instant now, Duration holdFor, Instant notCheckedSince) {
+    public List<ReviewCase> holdDue(
+            int limit, Instant now, Duration holdFor, Instant notCheckedSince, Set<String> leave) {
         return db.inTransaction(c -> {
             Map<UUID, UUID> holds = new HashMap<>();
             try (PreparedStatement ps = c.prepareStatement(HOLD_DUE)) {
                 ps.setTimestamp(1, JobRows.timestamp(now.plus(holdFor)));
                 ps.setTimestamp(2, JobRows.timestamp(now));
                 ps.setTimestamp(3, JobRows.timestamp(notCheckedSince));
-                ps.setInt(4, limit);
+                ps.setArray(4, c.createArrayOf("text", leave.toArray()));
+                ps.setInt(5, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         holds.put(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class));

@@ -108,9 +108,10 @@ public final class Engine implements AutoCloseable {
                 registry,
                 parts.assets(),
                 clock,
-                config.engine().reconcileInterval(),
-                config.engine().reconcileMaxAge(),
-                requeued));
+                new Reconciler.Timing(
+                        config.engine().reconcileInterval(), config.engine().reconcileMaxAge()),
+                requeued,
+                config.engine().reviewOnly()));
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
         push(Maintenance.purgeEvery(
                 "idempotency keys", PURGE_EVERY, parts.stores().jobs().intake()::purgeExpiredKeys, clock));
