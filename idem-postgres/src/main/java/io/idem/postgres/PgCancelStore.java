@@ -33,7 +33,9 @@ public final class PgCancelStore implements CancelStore {
                 UPDATE provider_attempts a
                    SET status = ?, billable = COALESCE(?, a.billable),
                        error_class = COALESCE(?, a.error_class), error_code = COALESCE(?, a.error_code),
-                       finished_at = COALESCE(a.finished_at, ?)
+                       finished_at = COALESCE(a.finished_at, ?),
+                       billing_known_at = COALESCE(a.billing_known_at,
+                           CASE WHEN COALESCE(?::text, a.billable) <> 'unknown' THEN ?::timestamptz END)
                   FROM moved
                  WHERE a.id = ?::uuid AND a.job_id = moved.id
             ), events AS (
@@ -82,6 +84,8 @@ public final class PgCancelStore implements CancelStore {
                 ps.setString(i++, billable);
                 ps.setString(i++, attemptClass);
                 ps.setString(i++, attemptCode);
+                ps.setTimestamp(i++, ts);
+                ps.setString(i++, billable);
                 ps.setTimestamp(i++, ts);
                 ps.setString(i++, attemptText);
                 ps.setString(i++, eventType.wire());

@@ -98,8 +98,9 @@ public final class PgJobQueueStore implements JobQueueStore {
     }
 
     private static final String WRITE_AHEAD = """
-            INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, cost_usd, started_at)
-            SELECT ?, j.id, ?, ?, ?, 'sending', 'unknown', ?, ?
+            INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, cost_usd,
+                                           expected_cost_usd, started_at)
+            SELECT ?, j.id, ?, ?, ?, 'sending', 'unknown', ?::numeric, ?::numeric, ?
               FROM jobs j
              WHERE j.id = ? AND j.lease_token = ? AND j.state = 'running'
             ON CONFLICT DO NOTHING
@@ -114,9 +115,10 @@ public final class PgJobQueueStore implements JobQueueStore {
                 ps.setString(3, draft.vendorModel());
                 ps.setInt(4, draft.round());
                 ps.setBigDecimal(5, draft.expectedCostUsd());
-                ps.setTimestamp(6, JobRows.timestamp(now));
-                ps.setObject(7, lease.jobId());
-                ps.setObject(8, lease.token());
+                ps.setBigDecimal(6, draft.expectedCostUsd());
+                ps.setTimestamp(7, JobRows.timestamp(now));
+                ps.setObject(8, lease.jobId());
+                ps.setObject(9, lease.token());
                 if (ps.executeUpdate() == 1) {
                     return AheadResult.WRITTEN;
                 }
@@ -171,7 +173,8 @@ public final class PgJobQueueStore implements JobQueueStore {
             UPDATE provider_attempts
                SET status = ?, error_class = ?, error_code = ?, http_status = ?,
                    provider_request_id = COALESCE(?, provider_request_id), latency_ms = ?,
-                   billable = ?, cost_usd = ?, finished_at = ?
+                   billable = ?, cost_usd = ?, finished_at = ?,
+                   billing_known_at = COALESCE(billing_known_at, CASE WHEN ?::text <> 'unknown' THEN ?::timestamptz END)
              WHERE id = ?
             """;
 
@@ -204,7 +207,9 @@ public final class PgJobQueueStore implements JobQueueStore {
             ps.setString(7, outcome.billable().wire());
             ps.setBigDecimal(8, settlement.costUsd());
             ps.setTimestamp(9, JobRows.timestamp(now));
-            ps.setObject(10, settlement.attemptId());
+            ps.setString(10, outcome.billable().wire());
+            ps.setTimestamp(11, JobRows.timestamp(now));
+            ps.setObject(12, settlement.attemptId());
             ps.executeUpdate();
         }
     }

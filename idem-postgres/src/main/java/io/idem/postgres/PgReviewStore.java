@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -39,20 +40,25 @@ public final class PgReviewStore implements ReviewStore {
                              WHERE q.state = 'manual_review' AND q.review_reason <> 'reconcile_expired'
                                AND (q.reconcile_until IS NULL OR q.reconcile_until < ?)
                                AND (q.reconciled_at IS NULL OR q.reconciled_at < ?)
+                               AND NOT EXISTS (SELECT 1 FROM provider_attempts a
+                                                WHERE a.job_id = q.id AND a.round = q.round AND a.provider = ANY(?)
+                                                  AND a.status IN ('sending', 'submitted', 'unconfirmed', 'succeeded'))
                              ORDER BY q.review_since, q.id
                              FOR UPDATE SKIP LOCKED LIMIT ?)
             RETURNING j.id, j.reconcile_token
             """;
 
     @Override
-    public List<ReviewCase> holdDue(int limit, Instant now, Duration holdFor, Instant notCheckedSince) {
+    public List<ReviewCase> holdDue(
+            int limit, Instant now, Duration holdFor, Instant notCheckedSince, Set<String> leave) {
         return db.inTransaction(c -> {
             Map<UUID, UUID> holds = new HashMap<>();
             try (PreparedStatement ps = c.prepareStatement(HOLD_DUE)) {
                 ps.setTimestamp(1, JobRows.timestamp(now.plus(holdFor)));
                 ps.setTimestamp(2, JobRows.timestamp(now));
                 ps.setTimestamp(3, JobRows.timestamp(notCheckedSince));
-                ps.setInt(4, limit);
+                ps.setArray(4, c.createArrayOf("text", leave.toArray()));
+                ps.setInt(5, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         holds.put(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class));
@@ -109,7 +115,8 @@ public final class PgReviewStore implements ReviewStore {
             UPDATE provider_attempts
                SET status = 'succeeded', billable = 'yes', error_class = NULL, error_code = NULL,
                    http_status = COALESCE(?, http_status), provider_request_id = COALESCE(?, provider_request_id),
-                   cost_usd = COALESCE(?, cost_usd), finished_at = COALESCE(finished_at, ?)
+                   cost_usd = COALESCE(?, cost_usd), finished_at = COALESCE(finished_at, ?),
+                   billing_known_at = COALESCE(billing_known_at, ?)
              WHERE id = ? AND job_id = ?
             """;
 
@@ -174,8 +181,9 @@ public final class PgReviewStore implements ReviewStore {
                     2, delivered.flatMap(Outcome.Confirmed::providerRequestId).orElse(null));
             ps.setBigDecimal(3, delivered.map(Outcome.Confirmed::costUsd).orElse(null));
             ps.setTimestamp(4, JobRows.timestamp(now));
-            ps.setObject(5, attemptId);
-            ps.setObject(6, jobId);
+            ps.setTimestamp(5, JobRows.timestamp(now));
+            ps.setObject(6, attemptId);
+            ps.setObject(7, jobId);
             ps.executeUpdate();
         }
     }
@@ -215,7 +223,8 @@ public final class PgReviewStore implements ReviewStore {
             WITH closed AS (
                 UPDATE provider_attempts
                    SET status = 'failed', billable = CASE WHEN ? THEN 'yes' ELSE 'no' END,
-                       error_class = 'unavailable', error_code = 'not_delivered', finished_at = COALESCE(finished_at, ?)
+                       error_class = 'unavailable', error_code = 'not_delivered', finished_at = COALESCE(finished_at, ?),
+                       billing_known_at = COALESCE(billing_known_at, ?)
                  WHERE id = ? AND job_id = ?
                 RETURNING id, provider
             ), target AS (
@@ -257,6 +266,7 @@ public final class PgReviewStore implements ReviewStore {
                 int i = 1;
                 ps.setBoolean(i++, billed);
                 ps.setTimestamp(i++, ts);
+                ps.setTimestamp(i++, ts);
                 ps.setObject(i++, attemptId);
                 ps.setObject(i++, held.job().id());
                 ps.setObject(i++, held.job().id());
@@ -281,7 +291,7 @@ public final class PgReviewStore implements ReviewStore {
             WITH closed AS (
                 UPDATE provider_attempts
                    SET status = 'failed', billable = 'no', error_class = ?, error_code = ?,
-                       finished_at = COALESCE(finished_at, ?)
+                       finished_at = COALESCE(finished_at, ?), billing_known_at = COALESCE(billing_known_at, ?)
                  WHERE id = ? AND job_id = ?
                 RETURNING id, provider
             ), moved AS (
@@ -311,6 +321,7 @@ public final class PgReviewStore implements ReviewStore {
                 int i = 1;
                 ps.setString(i++, errorClass);
                 ps.setString(i++, code);
+                ps.setTimestamp(i++, ts);
                 ps.setTimestamp(i++, ts);
                 ps.setObject(i++, attemptId);
                 ps.setObject(i++, held.job().id());

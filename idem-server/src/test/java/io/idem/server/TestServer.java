@@ -130,6 +130,14 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
+    /** Waits until this node's own reconcile sweep has run {@code times} more times. */
+    public void awaitSweeps(int times) {
+        long until = server.reconciler().sweeps() + times;
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> server.reconciler().sweeps() >= until);
+    }
+
     @Override
     public void close() {
         server.close();

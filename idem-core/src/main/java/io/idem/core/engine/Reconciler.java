@@ -14,7 +14,9 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,8 @@ public final class Reconciler implements AutoCloseable {
     private final Duration interval;
     private final Duration maxAge;
     private final Runnable afterRequeue;
+    private final Set<String> reviewOnly;
+    private final AtomicLong sweeps = new AtomicLong();
     private volatile Periodic loop;
 
     /** What one check did. */
@@ -59,22 +63,46 @@ public final class Reconciler implements AutoCloseable {
             Duration interval,
             Duration maxAge,
             Runnable afterRequeue) {
+        this(store, providers, assets, clock, new Timing(interval, maxAge), afterRequeue, Set.of());
+    }
+
+    /** How often the sweep runs, and how long a parked job is asked about before it expires. */
+    public record Timing(Duration interval, Duration maxAge) {}
+
+    /**
+     * With {@code reviewOnly}: providers whose parked jobs the sweep leaves alone (it neither holds
+     * them, nor asks the vendor, nor expires them), so that they wait in the review queue until an
+     * operator reconciles or decides; {@link #reconcileNow} still asks. The demo's fake providers are
+     * such, never configured ones.
+     */
+    public Reconciler(
+            ReviewStore store,
+            ProviderRegistry providers,
+            AssetStore assets,
+            InstantSource clock,
+            Timing timing,
+            Runnable afterRequeue,
+            Set<String> reviewOnly) {
         this.store = store;
         this.providers = providers;
         this.assets = assets;
         this.clock = clock;
-        this.interval = interval;
-        this.maxAge = maxAge;
+        this.interval = timing.interval();
+        this.maxAge = timing.maxAge();
         this.afterRequeue = afterRequeue;
+        this.reviewOnly = Set.copyOf(reviewOnly);
     }
 
-    /** One sweep over every parked job not checked within half an interval; returns how many moved. */
+    /**
+     * One sweep over every parked job not checked within half an interval (but a review-only
+     * provider's); returns how many moved.
+     */
     public int sweepOnce() {
         int moved = 0;
         List<ReviewCase> due;
         do {
             Instant now = clock.instant();
-            due = store.holdDue(BATCH, now, HOLD, now.minus(interval.dividedBy(2)));
+            due = store.holdDue(BATCH, now, HOLD, now.minus(interval.dividedBy(2)), reviewOnly);
             for (ReviewCase held : due) {
                 Verdict verdict = check(held, "reconciler");
                 if (verdict == Verdict.PROMOTED || verdict == Verdict.CONTINUED || verdict == Verdict.FAILED) {
@@ -82,7 +110,13 @@ public final class Reconciler implements AutoCloseable {
                 }
             }
         } while (due.size() == BATCH);
+        sweeps.incrementAndGet();
         return moved;
+    }
+
+    /** How many sweeps this reconciler has finished. */
+    public long sweeps() {
+        return sweeps.get();
     }
 
     /** Checks one job now (an operator's request). */

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -14,8 +15,12 @@ import java.util.UUID;
  */
 public interface ReviewStore {
 
-    /** Holds up to {@code limit} parked jobs not re-checked since {@code notCheckedSince}, oldest first. */
-    List<ReviewCase> holdDue(int limit, Instant now, Duration holdFor, Instant notCheckedSince);
+    /**
+     * Holds up to {@code limit} parked jobs not re-checked since {@code notCheckedSince}, oldest first,
+     * passing over every job whose pending attempt ({@link ReviewCase#pendingAttempt()}) is on one of
+     * the {@code leave} providers: those wait for an operator, unheld.
+     */
+    List<ReviewCase> holdDue(int limit, Instant now, Duration holdFor, Instant notCheckedSince, Set<String> leave);
 
     /** Holds one parked job now (operator's "reconcile"); empty if it is not parked or already held. */
     Optional<ReviewCase> holdOne(UUID jobId, Instant now, Duration holdFor);

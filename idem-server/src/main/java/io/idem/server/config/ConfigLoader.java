@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.idem.core.breaker.BreakerSettings;
 import io.idem.core.engine.DeferralSettings;
 import io.idem.core.engine.WorkerSettings;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -22,6 +24,12 @@ import java.util.UUID;
 public final class ConfigLoader {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * The demo's breaker threshold (and the highest one may set): no visitor clicks "HTTP 503" a
+     * million times in a row, so the failures the Generate page asks for never open a breaker.
+     */
+    static final int DEMO_FAILURE_THRESHOLD = 1_000_000;
 
     private final Map<String, String> env;
 
@@ -67,7 +75,7 @@ public final class ConfigLoader {
                         Optional.ofNullable(s.text("metrics_token", "IDEM_METRICS_TOKEN", null))),
                 routing.routing(),
                 routing.inProcessFakes(),
-                engine(s, worker),
+                engine(s, worker, routing),
                 routing.chat(),
                 AlertsReader.read(alertsNode(root)));
     }
@@ -99,7 +107,13 @@ public final class ConfigLoader {
                         : Optional.of(s.intValue("metrics_port", "IDEM_METRICS_PORT", 0, 0, 65535)));
     }
 
-    private static IdemConfig.Engine engine(Settings s, WorkerSettings worker) {
+    /**
+     * The engine's settings. The demo (no provider configured) differs in two defaults, so that the
+     * README's demo behaves as written however often a visitor clicks: its breakers do not open on
+     * the failures a visitor asks the fake vendors for, and the reconcile sweep leaves its parked jobs
+     * in the review queue for the visitor (docs/console.md). A value set explicitly still wins.
+     */
+    private static IdemConfig.Engine engine(Settings s, WorkerSettings worker, RoutingReader.Result routing) {
         return new IdemConfig.Engine(
                 worker,
                 Duration.ofSeconds(
@@ -108,7 +122,7 @@ public final class ConfigLoader {
                         s.intValue("reconcile_max_age_seconds", "RECONCILE_MAX_AGE_SECONDS", 86_400, 60, 31_536_000)),
                 Duration.ofHours(
                         s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
-                breaker(s),
+                breaker(s, routing.demo() ? DEMO_FAILURE_THRESHOLD : BreakerSettings.DEFAULTS.failureThreshold()),
                 Duration.ofSeconds(s.intValue("health_check_seconds", "IDEM_HEALTH_CHECK_SECONDS", 30, 1, 3600)),
                 new IdemConfig.SdkRetries(
                         Duration.ofSeconds(s.intValue(
@@ -119,7 +133,8 @@ public final class ConfigLoader {
                 new io.idem.core.invoice.InvoiceSettings(
                         s.intValue("invoice_check.hour_utc", "IDEM_INVOICE_CHECK_HOUR_UTC", 2, 0, 23),
                         s.intValue("invoice_check.tolerance_percent", "IDEM_INVOICE_TOLERANCE_PERCENT", 2, 0, 50)
-                                / 100.0));
+                                / 100.0),
+                routing.demo() ? routing.routing().providers().keySet() : Set.of());
     }
 
     /** Job deadlines and deferral; the default must not exceed the maximum. */
@@ -178,8 +193,8 @@ public final class ConfigLoader {
         return values;
     }
 
-    private static io.idem.core.breaker.BreakerSettings breaker(Settings s) {
-        var d = io.idem.core.breaker.BreakerSettings.DEFAULTS;
+    private static BreakerSettings breaker(Settings s, int defaultThreshold) {
+        var d = BreakerSettings.DEFAULTS;
         int cooldown =
                 s.intValue("breaker.cooldown_seconds", null, (int) d.cooldown().toSeconds(), 1, 86_400);
         int maxCooldown = s.intValue(
@@ -188,13 +203,13 @@ public final class ConfigLoader {
             throw new ConfigException("breaker.max_cooldown_seconds (" + maxCooldown
                     + ") must not be shorter than breaker.cooldown_seconds (" + cooldown + ")");
         }
-        return new io.idem.core.breaker.BreakerSettings(
+        return new BreakerSettings(
                 s.intValue(
                         "breaker.failure_threshold",
                         "IDEM_BREAKER_FAILURE_THRESHOLD",
-                        d.failureThreshold(),
+                        defaultThreshold,
                         1,
-                        1_000_000),
+                        DEMO_FAILURE_THRESHOLD),
                 Duration.ofMillis(s.intValue(
                         "breaker.latency_threshold_ms",
                         null,

@@ -163,6 +163,8 @@ public record IdemConfig(
      * @param healthEvery the pause between a provider's health checks
      * @param sdkRetries how SDK retries of a keyless request are merged into it
      * @param deferral job deadlines (default and maximum) and whether a spent budget makes jobs wait
+     * @param reviewOnly providers whose parked jobs the reconcile sweep leaves in the review queue
+     *     for an operator: the demo's fake providers, none once providers are configured
      */
     public record Engine(
             WorkerSettings worker,
@@ -173,7 +175,13 @@ public record IdemConfig(
             Duration healthEvery,
             SdkRetries sdkRetries,
             DeferralSettings deferral,
-            io.idem.core.invoice.InvoiceSettings invoices) {}
+            io.idem.core.invoice.InvoiceSettings invoices,
+
+            Set<String> reviewOnly) {
+        public Engine {
+            reviewOnly = Set.copyOf(reviewOnly);
+        }
+    }
 
     /**
      * The windows in which an SDK's retry of a request without {@code Idempotency-Key} is merged
@@ -257,6 +265,10 @@ public record IdemConfig(
         out.append(" reconcile_max_age=")
                 .append(engine.reconcileMaxAge().toSeconds())
                 .append('s');
+        if (!engine.reviewOnly().isEmpty()) {
+            out.append(" reconcile_sweep_leaves=").append(new java.util.TreeSet<>(engine.reviewOnly()));
+        }
+        out.append(" breaker.failure_threshold=").append(engine.breaker().failureThreshold());
         out.append(" public_url=")
                 .append(http.publicUrl().map(u -> redactUrl(u.toString())).orElse("[none]"));
         out.append(" trusted_proxies=").append(http.trustedProxies());

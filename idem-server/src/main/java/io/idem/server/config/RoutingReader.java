@@ -54,7 +54,8 @@ final class RoutingReader {
         this.env = env;
     }
 
-    record Result(Routing routing, Set<String> inProcessFakes, io.idem.core.chat.ChatRouting chat) {}
+    /** What was read; {@code demo} when no provider was configured and the demo runs instead. */
+    record Result(Routing routing, Set<String> inProcessFakes, io.idem.core.chat.ChatRouting chat, boolean demo) {}
 
     Result read(JsonNode root) {
         JsonNode providersNode = root.get("providers");
@@ -91,7 +92,8 @@ final class RoutingReader {
             return new Result(
                     new Routing(providers, lanes, defaultLane, adultLanes(root.get("lanes"))),
                     inProcess,
-                    new ChatRoutingReader(env).read(root, providers));
+                    new ChatRoutingReader(env).read(root, providers),
+                    false);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
         }
@@ -121,7 +123,7 @@ final class RoutingReader {
         for (String name : List.of("primary", "backup")) {
             providers.put(name, fake(name));
         }
-        return new Result(Routing.singleLane(providers), Set.of("primary", "backup"), ChatRoutingReader.demo());
+        return new Result(Routing.singleLane(providers), Set.of("primary", "backup"), ChatRoutingReader.demo(), true);
     }
 
     private static ProviderSettings fake(String name) {

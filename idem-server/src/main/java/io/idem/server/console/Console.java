@@ -3,6 +3,7 @@ package io.idem.server.console;
 import io.idem.core.engine.Reconciler;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.AuditLog;
+import io.idem.core.spi.DashboardReads;
 import io.idem.core.spi.JobReads;
 import io.idem.core.spi.ReviewStore;
 import io.idem.server.auth.KeyService;
@@ -15,6 +16,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Handler;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 
 /**
  * The operator console at {@code /console}: server-rendered jte pages with htmx, live over
@@ -33,6 +35,7 @@ public final class Console implements Feature {
     private final JobPages jobs;
     private final ReviewPage review;
     private final ProvidersPage providers;
+    private final DashboardPage dashboard;
     private final ConsoleAssets assets = new ConsoleAssets();
     private final LiveStreams streams = new LiveStreams();
 
@@ -42,7 +45,10 @@ public final class Console implements Feature {
      */
     public record SignIn(KeyService keys, ServerSecret secret, TrustedProxies proxies, AuditLog audit) {}
 
-    /** What the console needs from the node: the same pieces the {@code /v1} routes use. */
+    /**
+     * What the console needs from the node: the same pieces the {@code /v1} routes use, and the
+     * dashboard's series.
+     */
     public record Parts(
             SignIn signIn,
             Routing routing,
@@ -50,6 +56,7 @@ public final class Console implements Feature {
             ReviewStore review,
             Reconciler reconciler,
             ProviderFacts providers,
+            DashboardReads dashboard,
             InstantSource clock) {}
 
     public Console(Parts parts) {
@@ -69,6 +76,14 @@ public final class Console implements Feature {
         jobs = new JobPages(gate, pages, reads, views, streams);
         review = new ReviewPage(gate, pages, reads, parts.review(), parts.reconciler(), views, parts.clock());
         providers = new ProvidersPage(gate, pages, parts.providers());
+        dashboard = new DashboardPage(
+                gate,
+                pages,
+                new DashboardCharts(
+                        parts.dashboard(),
+                        List.copyOf(parts.providers().providers().keySet()),
+                        parts.clock()),
+                streams);
     }
 
     @Override
@@ -87,6 +102,7 @@ public final class Console implements Feature {
         routes.get("/console/review", guard(review::show));
         routes.post("/console/review/{id}", guard(review::decide));
         routes.get("/console/providers", guard(providers::show));
+        routes.get("/console/dashboard", guard(dashboard::show));
         // Streams answer 401 before any event when the session is gone; htmx then backs off.
         routes.before("/console/stream/*", ctx -> {
             var visitor = gate.tryVisitor(ctx);
@@ -98,6 +114,7 @@ public final class Console implements Feature {
         });
         routes.sse("/console/stream/jobs", jobs::listStream);
         routes.sse("/console/stream/jobs/{id}", jobs::traceStream);
+        routes.sse("/console/stream/dashboard", dashboard::stream);
     }
 
     private Handler guard(Handler handler) {

@@ -55,7 +55,7 @@ final class ConsoleGate {
         if (!visitor.mayReview()) {
             throw new ConsoleRefusal(
                     403,
-                    "The review queue needs an operator or admin key; this key has role "
+                    "This page needs an operator or admin key; this key has role "
                             + visitor.role().wire() + ".");
         }
         return visitor;

@@ -116,9 +116,10 @@ public final class Engine implements AutoCloseable {
                 registry,
                 parts.assets(),
                 clock,
-                config.engine().reconcileInterval(),
-                config.engine().reconcileMaxAge(),
-                requeued));
+                new Reconciler.Timing(
+                        config.engine().reconcileInterval(), config.engine().reconcileMaxAge()),
+                requeued,
+                config.engine().reviewOnly()));
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
         invoices = new InvoiceReconciler(
                 registry,

@@ -109,6 +109,7 @@ public final class HttpApi {
                         jobStores.review(),
                         engine.reconciler(),
                         facts,
+                        parts.stores().watch().dashboard(),
                         parts.clock())),
                 new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
                 new InvoicesApi(

@@ -8,6 +8,7 @@ import io.idem.core.spi.AuditLog;
 import io.idem.core.spi.BacklogReads;
 import io.idem.core.spi.CancelStore;
 import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.core.spi.DashboardReads;
 import io.idem.core.spi.IncidentLedger;
 import io.idem.core.spi.InvoiceChecks;
 import io.idem.core.spi.JobIntake;
@@ -25,6 +26,7 @@ import io.idem.postgres.PgBacklogReads;
 import io.idem.postgres.PgBreakerStore;
 import io.idem.postgres.PgCancelStore;
 import io.idem.postgres.PgChatIdempotency;
+import io.idem.postgres.PgDashboardReads;
 import io.idem.postgres.PgIncidentLedger;
 import io.idem.postgres.PgInvoiceChecks;
 import io.idem.postgres.PgJobIntake;
@@ -64,7 +66,8 @@ public record Stores(
             AlertLedger alerts,
             IncidentLedger incidents,
             SignalReads signals,
-            InvoiceChecks invoices) {}
+            InvoiceChecks invoices,
+            DashboardReads dashboard) {}
 
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
@@ -89,6 +92,7 @@ public record Stores(
                         new PgAlertLedger(db),
                         new PgIncidentLedger(db),
                         new PgSignalReads(db, backlog),
-                        new PgInvoiceChecks(db)));
+                        new PgInvoiceChecks(db),
+                        new PgDashboardReads(db)));
     }
 }

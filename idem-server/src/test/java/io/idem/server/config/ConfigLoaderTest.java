@@ -23,6 +23,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theDemoKeepsItsBreakersClosedAndItsParkedJobsForTheVisitorButConfiguredProvidersDoNot() {
+        IdemConfig demo = load(Map.of());
+        assertThat(demo.engine().breaker().failureThreshold()).isEqualTo(ConfigLoader.DEMO_FAILURE_THRESHOLD);
+        assertThat(demo.engine().reviewOnly()).containsExactlyInAnyOrder("primary", "backup");
+        assertThat(demo.engine().reconcileInterval()).hasSeconds(30);
+        assertThat(demo.describe()).contains("reconcile_sweep_leaves=[backup, primary]");
+
+        IdemConfig configured = load(Map.of("PROVIDERS_JSON", """
+                {"providers": {"primary": {"adapter": "fake", "base_url": "http://127.0.0.1:9"},
+                               "backup": {"adapter": "fake"}}}"""));
+        assertThat(configured.engine().breaker().failureThreshold()).isEqualTo(3);
+        assertThat(configured.engine().reviewOnly()).isEmpty();
+        assertThat(configured.describe()).doesNotContain("reconcile_sweep_leaves");
+
+        IdemConfig demoWithAThreshold = load(Map.of("IDEM_BREAKER_FAILURE_THRESHOLD", "3"));
+        assertThat(demoWithAThreshold.engine().breaker().failureThreshold()).isEqualTo(3);
+    }
+
+    @Test
     void aBadValueFailsWithTheSettingAndTheValueNamed() {
         assertThatThrownBy(() -> load(Map.of("IDEM_PORT", "eighty")))
                 .isInstanceOf(ConfigException.class)

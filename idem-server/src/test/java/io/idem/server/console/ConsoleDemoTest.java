@@ -14,8 +14,10 @@ import org.openqa.selenium.support.ui.Select;
 
 /**
  * The README's 30-second demo, driven through a real headless Chromium and checked by what a
- * person sees: failover, a free replay, a parked unknown outcome, and an operator's decision.
- * Takes the screenshots of docs/screenshots (into target/ unless {@code idem.screenshots.dir} is set).
+ * person sees: failover (however often the visitor clicks), a free replay, a parked unknown outcome
+ * that the reconcile sweep leaves in the review queue, and an operator's decision. The node runs with
+ * the demo's own defaults, only its reconcile sweep every second instead of every 30 s. Takes the
+ * screenshots of docs/screenshots (into target/ unless {@code idem.screenshots.dir} is set).
  */
 class ConsoleDemoTest {
     private static TestServer server;
@@ -24,7 +26,8 @@ class ConsoleDemoTest {
 
     @BeforeAll
     static void start() {
-        server = TestServer.start(Map.of("RECONCILE_INTERVAL_SECONDS", "3600"));
+        // no breaker threshold of the tests' own: the demo's default, as ./idem serve has it
+        server = TestServer.start(Map.of("IDEM_BREAKER_FAILURE_THRESHOLD", "", "RECONCILE_INTERVAL_SECONDS", "1"));
         base = server.node().baseUrl();
         browser = new ConsoleBrowser();
     }
@@ -43,10 +46,12 @@ class ConsoleDemoTest {
     @Test
     void theThirtySecondDemo() {
         signIn();
-        String failedOver = generateWithPrimaryAnswering503();
+        generateWithPrimaryAnswering503();
+        String failedOver = clickingHttp503AgainAndAgainFailsOverEveryTime(10);
         replayIsFreeAndReturnsTheSameJob(failedOver);
         traceShowsTimelineAttemptsAndImage(failedOver);
         String parked = interruptedConnectionParksInsteadOfRetrying();
+        server.awaitSweeps(3);
         jobsListIsLiveAndFilters(failedOver, parked);
         operatorResolvesFromTheReviewQueue(parked);
         providersShowHealthAndSpend();
@@ -62,7 +67,7 @@ class ConsoleDemoTest {
         assertThat(browser.text(".who")).contains("admin");
     }
 
-    private String generateWithPrimaryAnswering503() {
+    private void generateWithPrimaryAnswering503() {
         new Select(browser.find("#simulate_primary")).selectByVisibleText("HTTP 503");
         browser.driver().executeScript("arguments[0].focus()", browser.find("#simulate_primary"));
         browser.tabTo("button[value=generate]");
@@ -76,7 +81,28 @@ class ConsoleDemoTest {
                 .contains("failed", "unavailable", "503", "no");
         assertThat(browser.text("table.attempts tr[data-provider=backup]")).contains("succeeded", "yes");
         seenByAPerson();
-        return browser.text("[data-testid=job-id]");
+    }
+
+    /** A visitor who keeps clicking: every job still shows {@code primary → backup} (no breaker opens). */
+    private String clickingHttp503AgainAndAgainFailsOverEveryTime(int clicks) {
+        String jobId = browser.text("[data-testid=job-id]");
+        for (int click = 1; click <= clicks; click++) {
+            String before = jobId;
+            assertThat(new Select(browser.find("#simulate_primary"))
+                            .getFirstSelectedOption()
+                            .getText())
+                    .isEqualTo("HTTP 503");
+            browser.find("button[value=generate]").click();
+            jobId = browser.await(
+                    "click " + click + "'s new job",
+                    d -> browser.text("[data-testid=job-id]").equals(before)
+                            ? null
+                            : browser.text("[data-testid=job-id]"));
+            browser.awaitElement("#live-trace article.trace[data-state=succeeded]");
+            assertThat(browser.text("[data-testid=path]")).as("click " + click).isEqualTo("primary → backup");
+            assertThat(browser.text("[data-testid=job-id]")).isEqualTo(jobId);
+        }
+        return jobId;
     }
 
     private void replayIsFreeAndReturnsTheSameJob(String jobId) {

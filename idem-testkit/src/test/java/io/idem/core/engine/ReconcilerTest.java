@@ -102,6 +102,49 @@ class ReconcilerTest {
         assertThat(requeued.get()).isEqualTo(verdict == Verdict.CONTINUED ? 1 : 0);
     }
 
+    /** A reconciler whose sweep leaves these providers' parked jobs to an operator (the demo's: both). */
+    private Reconciler leaving(String... reviewOnly) {
+        return new Reconciler(
+                store,
+                registryOf(aProvider("primary", vendor)),
+                assets,
+                clock,
+                new Reconciler.Timing(Duration.ofMinutes(1), MAX_AGE),
+                requeued::incrementAndGet,
+                java.util.Set.of(reviewOnly));
+    }
+
+    @ParameterizedTest(name = "sweeps {0} s after parking leave it alone")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 60, 3600, 3601})
+    void theSweepLeavesAReviewOnlyProvidersJobToAnOperatorHoweverOftenItRuns(int secondsLater) {
+        parked(AttemptStatus.UNCONFIRMED);
+        vendor.onReconcile(new ReconcileAnswer.Delivered(confirmed()));
+        Reconciler reconciler = leaving("primary");
+        clock.advance(Duration.ofSeconds(secondsLater));
+        for (int sweep = 0; sweep < 5; sweep++) {
+            assertThat(reconciler.sweepOnce()).isZero();
+        }
+        assertThat(reconciler.sweeps()).isEqualTo(5);
+        assertThat(store.calls()).as("not held, not asked, not expired").isEmpty();
+        assertThat(vendor.asked()).isEmpty();
+    }
+
+    @Test
+    void anOperatorStillReconcilesAReviewOnlyProvidersJob() {
+        Job job = parked(AttemptStatus.UNCONFIRMED);
+        vendor.onReconcile(new ReconcileAnswer.Delivered(confirmed()));
+        assertThat(leaving("primary").reconcileNow(job.id(), "operator:bob")).isEqualTo(Verdict.PROMOTED);
+        assertThat(store.calls()).containsExactly("promote(delivered)");
+    }
+
+    @Test
+    void theSweepStillAsksAboutEveryOtherProvidersJob() {
+        parked(AttemptStatus.UNCONFIRMED);
+        vendor.onReconcile(new ReconcileAnswer.Delivered(confirmed()));
+        assertThat(leaving("backup").sweepOnce()).isEqualTo(1);
+        assertThat(store.calls()).containsExactly("promote(delivered)");
+    }
+
     @Test
     void aLateResultAlreadyOnTheAttemptIsPromotedWithoutAskingTheVendor() {
         Job job = parked(AttemptStatus.SUCCEEDED);

@@ -40,8 +40,14 @@ final class RecordingReviewStore implements ReviewStore {
     }
 
     @Override
-    public List<ReviewCase> holdDue(int limit, Instant now, Duration holdFor, Instant notCheckedSince) {
-        return held.stream().toList();
+    public List<ReviewCase> holdDue(
+            int limit, Instant now, Duration holdFor, Instant notCheckedSince, java.util.Set<String> leave) {
+        return held
+                .filter(h -> h.pendingAttempt()
+                        .map(a -> !leave.contains(a.provider()))
+                        .orElse(true))
+                .stream()
+                .toList();
     }
 
     @Override
