@@ -8,6 +8,7 @@ import io.idem.core.spi.AuditLog;
 import io.idem.core.spi.BacklogReads;
 import io.idem.core.spi.CancelStore;
 import io.idem.core.spi.ChatIdempotencyStore;
+import io.idem.core.spi.EventReads;
 import io.idem.core.spi.JobIntake;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.JobReads;
@@ -22,6 +23,7 @@ import io.idem.postgres.PgBacklogReads;
 import io.idem.postgres.PgBreakerStore;
 import io.idem.postgres.PgCancelStore;
 import io.idem.postgres.PgChatIdempotency;
+import io.idem.postgres.PgEventReads;
 import io.idem.postgres.PgJobIntake;
 import io.idem.postgres.PgJobQueueStore;
 import io.idem.postgres.PgJobReads;
@@ -42,7 +44,8 @@ public record Stores(
         BreakerStore breakers,
         ChatIdempotencyStore chatKeys,
         BacklogReads backlog,
-        AlertLedger alerts) {
+        AlertLedger alerts,
+        EventReads events) {
 
     /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
     public record Jobs(
@@ -71,6 +74,7 @@ public record Stores(
                 new PgBreakerStore(db),
                 new PgChatIdempotency(db),
                 new PgBacklogReads(db),
-                new PgAlertLedger(db));
+                new PgAlertLedger(db),
+                new PgEventReads(db));
     }
 }
