@@ -10,6 +10,7 @@ import io.idem.server.auth.ServerSecret;
 import io.idem.server.chat.ChatNode;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.console.Console;
+import io.idem.server.events.EventsApi;
 import io.idem.server.hooks.HooksApi;
 import io.idem.server.http.Auth;
 import io.idem.server.http.Feature;
@@ -94,6 +95,7 @@ public final class HttpApi {
                 new CancelApi(auth, reads, engine.canceller(), links),
                 new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
                 new ProvidersApi(auth, facts),
+                new EventsApi(auth, parts.stores().events()),
                 new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
                 parts.chat().api().routes(auth, maxBytes),
                 new AssetsApi(auth, reads, parts.assets(), links),
