@@ -30,6 +30,8 @@ import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
 import io.idem.server.review.ReviewApi;
+import io.idem.server.status.StatusApi;
+import io.idem.server.status.StatusBoard;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -96,6 +98,8 @@ public final class HttpApi {
                 new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
                 new ProvidersApi(auth, facts),
                 new EventsApi(auth, parts.stores().events()),
+                new StatusApi(new StatusBoard(
+                        facts, config.chat().models().values(), parts.stores().events())),
                 new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
                 parts.chat().api().routes(auth, maxBytes),
                 new AssetsApi(auth, reads, parts.assets(), links),
