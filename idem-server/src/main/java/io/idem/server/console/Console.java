@@ -3,6 +3,7 @@ package io.idem.server.console;
 import io.idem.core.engine.Reconciler;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.AuditLog;
+import io.idem.core.spi.EventReads;
 import io.idem.core.spi.JobReads;
 import io.idem.core.spi.ReviewStore;
 import io.idem.server.auth.KeyService;
@@ -33,6 +34,7 @@ public final class Console implements Feature {
     private final JobPages jobs;
     private final ReviewPage review;
     private final ProvidersPage providers;
+    private final EventsPage events;
     private final ConsoleAssets assets = new ConsoleAssets();
     private final LiveStreams streams = new LiveStreams();
 
@@ -50,6 +52,7 @@ public final class Console implements Feature {
             ReviewStore review,
             Reconciler reconciler,
             ProviderFacts providers,
+            EventReads events,
             InstantSource clock) {}
 
     public Console(Parts parts) {
@@ -69,6 +72,7 @@ public final class Console implements Feature {
         jobs = new JobPages(gate, pages, reads, views, streams);
         review = new ReviewPage(gate, pages, reads, parts.review(), parts.reconciler(), views, parts.clock());
         providers = new ProvidersPage(gate, pages, parts.providers());
+        events = new EventsPage(gate, pages, parts.events(), parts.providers());
     }
 
     @Override
@@ -87,6 +91,7 @@ public final class Console implements Feature {
         routes.get("/console/review", guard(review::show));
         routes.post("/console/review/{id}", guard(review::decide));
         routes.get("/console/providers", guard(providers::show));
+        routes.get("/console/events", guard(events::show));
         // Streams answer 401 before any event when the session is gone; htmx then backs off.
         routes.before("/console/stream/*", ctx -> {
             var visitor = gate.tryVisitor(ctx);

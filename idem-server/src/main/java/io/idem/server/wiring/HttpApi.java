@@ -114,6 +114,7 @@ public final class HttpApi {
                         jobStores.review(),
                         engine.reconciler(),
                         facts,
+                        parts.stores().events(),
                         parts.clock())),
                 new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
                 new Probes(parts.ready()));
