@@ -38,6 +38,11 @@ public final class TestServer implements AutoCloseable {
 
     /** Starts with extra environment settings over the test defaults. */
     public static TestServer start(Map<String, String> env) {
+        return start(env, null);
+    }
+
+    /** Starts with extra environment settings and an {@code idem.yaml} ({@code null}: none). */
+    public static TestServer start(Map<String, String> env, String yaml) {
         try {
             Path dataDir = Files.createTempDirectory("idem-test");
             Map<String, String> all = new HashMap<>();
@@ -50,7 +55,11 @@ public final class TestServer implements AutoCloseable {
             // Tests inject faults on purpose; only the breaker tests want them to open breakers.
             all.put("IDEM_BREAKER_FAILURE_THRESHOLD", "1000000");
             all.putAll(env);
-            var config = new ConfigLoader(all).load(Optional.empty());
+            Optional<Path> file = Optional.empty();
+            if (yaml != null) {
+                file = Optional.of(Files.writeString(dataDir.resolve("idem.yaml"), yaml));
+            }
+            var config = new ConfigLoader(all).load(file);
             return new TestServer(IdemServer.start(config, new PrintStream(PrintStream.nullOutputStream())), dataDir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

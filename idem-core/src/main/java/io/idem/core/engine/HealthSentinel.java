@@ -36,8 +36,13 @@ public final class HealthSentinel implements AutoCloseable {
     private final ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor();
     private volatile Periodic loop;
 
-    /** One provider's latest check. */
-    public record Result(HealthAnswer answer, Duration latency, Instant at) {}
+    /**
+     * One provider's latest check.
+     *
+     * @param since when this node's checks last turned to this answer (healthy from the first
+     *     check: empty)
+     */
+    public record Result(HealthAnswer answer, Duration latency, Instant at, Optional<Instant> since) {}
 
     public HealthSentinel(
             ProviderRegistry providers,
@@ -91,7 +96,7 @@ public final class HealthSentinel implements AutoCloseable {
                 answer = new HealthAnswer(false, "check failed: " + e.getClass().getSimpleName());
             }
             Duration latency = ticks.since(started);
-            last.put(name, new Result(answer, latency, clock.instant()));
+            last.put(name, result(last.get(name), answer, latency, clock.instant()));
             if (answer.healthy()) {
                 breakers.onSuccess(name, latency, false);
             } else {
@@ -99,6 +104,16 @@ public final class HealthSentinel implements AutoCloseable {
                 breakers.onError(name, latency, false, "health_check_failed");
             }
         }
+    }
+
+    private static Result result(Result previous, HealthAnswer answer, Duration latency, Instant at) {
+        Optional<Instant> since;
+        if (previous == null) {
+            since = answer.healthy() ? Optional.empty() : Optional.of(at);
+        } else {
+            since = previous.answer().healthy() == answer.healthy() ? previous.since() : Optional.of(at);
+        }
+        return new Result(answer, latency, at, since);
     }
 
     public void start() {

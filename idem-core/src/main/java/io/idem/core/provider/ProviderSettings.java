@@ -35,6 +35,11 @@ public record ProviderSettings(
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]{0,62}");
 
+    /** Whether {@code name} is a well-formed provider name (lower-case letters, digits, '-', '_'). */
+    public static boolean validName(String name) {
+        return name != null && NAME.matcher(name).matches();
+    }
+
     public ProviderSettings {
         Objects.requireNonNull(name, "name");
         if (!NAME.matcher(name).matches()) {

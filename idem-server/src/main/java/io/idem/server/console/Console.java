@@ -4,6 +4,7 @@ import io.idem.core.engine.Reconciler;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.AuditLog;
 import io.idem.core.spi.DashboardReads;
+import io.idem.core.spi.EventReads;
 import io.idem.core.spi.JobReads;
 import io.idem.core.spi.ReviewStore;
 import io.idem.server.auth.KeyService;
@@ -36,6 +37,7 @@ public final class Console implements Feature {
     private final ReviewPage review;
     private final ProvidersPage providers;
     private final DashboardPage dashboard;
+    private final EventsPage events;
     private final ConsoleAssets assets = new ConsoleAssets();
     private final LiveStreams streams = new LiveStreams();
 
@@ -57,6 +59,7 @@ public final class Console implements Feature {
             Reconciler reconciler,
             ProviderFacts providers,
             DashboardReads dashboard,
+            EventReads events,
             InstantSource clock) {}
 
     public Console(Parts parts) {
@@ -84,6 +87,7 @@ public final class Console implements Feature {
                         List.copyOf(parts.providers().providers().keySet()),
                         parts.clock()),
                 streams);
+        events = new EventsPage(gate, pages, parts.events(), parts.providers());
     }
 
     @Override
@@ -103,6 +107,7 @@ public final class Console implements Feature {
         routes.post("/console/review/{id}", guard(review::decide));
         routes.get("/console/providers", guard(providers::show));
         routes.get("/console/dashboard", guard(dashboard::show));
+        routes.get("/console/events", guard(events::show));
         // Streams answer 401 before any event when the session is gone; htmx then backs off.
         routes.before("/console/stream/*", ctx -> {
             var visitor = gate.tryVisitor(ctx);

@@ -4,6 +4,7 @@ import gg.jte.ContentType;
 import gg.jte.TemplateEngine;
 import gg.jte.output.StringOutput;
 import io.idem.server.http.ApiError;
+import io.idem.server.http.PageHeaders;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import org.slf4j.Logger;
@@ -39,11 +40,7 @@ final class ConsolePages {
     }
 
     static void secure(Context ctx) {
-        ctx.header("Content-Security-Policy", CSP)
-                .header("X-Content-Type-Options", "nosniff")
-                .header("X-Frame-Options", "DENY")
-                .header("Referrer-Policy", "no-referrer")
-                .header("Cache-Control", "no-store");
+        PageHeaders.strict(ctx, CSP, "no-store");
     }
 
     static boolean htmx(Context ctx) {

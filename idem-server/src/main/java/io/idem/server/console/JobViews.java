@@ -195,7 +195,7 @@ final class JobViews {
                 e.type() == JobEventType.RESOLVED);
     }
 
-    private static String text(JsonNode value) {
+    static String text(JsonNode value) {
         if (value.isValueNode()) {
             return value.asText();
         }
@@ -207,7 +207,7 @@ final class JobViews {
         return value.toString();
     }
 
-    private static JsonNode parse(String json) {
+    static JsonNode parse(String json) {
         try {
             JsonNode node = Json.MAPPER.readTree(json == null ? "{}" : json);
             return node != null && node.isObject() ? node : Json.MAPPER.createObjectNode();

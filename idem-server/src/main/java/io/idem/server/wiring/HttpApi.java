@@ -10,6 +10,7 @@ import io.idem.server.auth.ServerSecret;
 import io.idem.server.chat.ChatNode;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.console.Console;
+import io.idem.server.events.EventsApi;
 import io.idem.server.hooks.HooksApi;
 import io.idem.server.http.Auth;
 import io.idem.server.http.Feature;
@@ -30,6 +31,8 @@ import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
 import io.idem.server.review.ReviewApi;
+import io.idem.server.status.StatusApi;
+import io.idem.server.status.StatusBoard;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -95,6 +98,11 @@ public final class HttpApi {
                 new CancelApi(auth, reads, engine.canceller(), links),
                 new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
                 new ProvidersApi(auth, facts),
+                new EventsApi(auth, parts.stores().watch().events()),
+                new StatusApi(new StatusBoard(
+                        facts,
+                        config.chat().models().values(),
+                        parts.stores().watch().events())),
                 new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
                 parts.chat().api().routes(auth, maxBytes),
                 new AssetsApi(auth, reads, parts.assets(), links),
@@ -110,6 +118,7 @@ public final class HttpApi {
                         engine.reconciler(),
                         facts,
                         parts.stores().watch().dashboard(),
+                        parts.stores().watch().events(),
                         parts.clock())),
                 new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
                 new InvoicesApi(

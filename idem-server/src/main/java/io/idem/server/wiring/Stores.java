@@ -9,6 +9,7 @@ import io.idem.core.spi.BacklogReads;
 import io.idem.core.spi.CancelStore;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.core.spi.DashboardReads;
+import io.idem.core.spi.EventReads;
 import io.idem.core.spi.IncidentLedger;
 import io.idem.core.spi.InvoiceChecks;
 import io.idem.core.spi.JobIntake;
@@ -27,6 +28,7 @@ import io.idem.postgres.PgBreakerStore;
 import io.idem.postgres.PgCancelStore;
 import io.idem.postgres.PgChatIdempotency;
 import io.idem.postgres.PgDashboardReads;
+import io.idem.postgres.PgEventReads;
 import io.idem.postgres.PgIncidentLedger;
 import io.idem.postgres.PgInvoiceChecks;
 import io.idem.postgres.PgJobIntake;
@@ -67,7 +69,8 @@ public record Stores(
             IncidentLedger incidents,
             SignalReads signals,
             InvoiceChecks invoices,
-            DashboardReads dashboard) {}
+            DashboardReads dashboard,
+            EventReads events) {}
 
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
@@ -93,6 +96,7 @@ public record Stores(
                         new PgIncidentLedger(db),
                         new PgSignalReads(db, backlog),
                         new PgInvoiceChecks(db),
-                        new PgDashboardReads(db)));
+                        new PgDashboardReads(db),
+                        new PgEventReads(db)));
     }
 }

@@ -232,6 +232,14 @@ class AbuseSuiteTest {
                                 .withoutPadding()
                                 .encodeToString(text.getBytes(StandardCharsets.UTF_8)))),
                 junk.map(value -> read("/v1/jobs?cursor=" + encode(value))),
+                cursorText.map(text -> read("/v1/events?cursor="
+                        + java.util.Base64.getUrlEncoder()
+                                .withoutPadding()
+                                .encodeToString(text.getBytes(StandardCharsets.UTF_8)))),
+                junk.map(value -> read("/v1/events?cursor=" + encode(value))),
+                junk.map(value -> read("/v1/events?type=" + encode(value))),
+                junk.map(value -> read("/v1/events?since=" + encode(value))),
+                junk.map(value -> read("/v1/chat/attempts?cursor=" + encode(value))),
                 junk.map(id -> new Hostile(
                         "POST",
                         "/v1/jobs/" + encode(id) + "/cancel",
