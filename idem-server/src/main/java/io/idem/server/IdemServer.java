@@ -12,6 +12,7 @@ import io.idem.postgres.Database;
 import io.idem.postgres.EmbeddedDatabase;
 import io.idem.postgres.PgChatAudit;
 import io.idem.providers.chat.StaticChatAdapter;
+import io.idem.providers.chat.StaticVendor;
 import io.idem.providers.fake.FakeVendorServer;
 import io.idem.server.alerts.Alerts;
 import io.idem.server.assets.FileAssetStore;
@@ -132,7 +133,7 @@ public final class IdemServer implements AutoCloseable {
     private static java.util.Set<String> staticTier(IdemConfig config) {
         java.util.Set<String> names = new java.util.TreeSet<>();
         config.chat().chatOnlyProviders().forEach((name, settings) -> {
-            if (settings.adapter().equals("static")) {
+            if (settings.adapter().equals(StaticVendor.NAME)) {
                 names.add(name);
             }
         });
