@@ -23,6 +23,8 @@ import io.idem.server.http.HttpServer;
 import io.idem.server.metrics.GateState;
 import io.idem.server.metrics.Metrics;
 import io.idem.server.redaction.NodeRedaction;
+import io.idem.server.webhooks.EventWebhooks;
+import io.idem.server.webhooks.SigningSecrets;
 import io.idem.server.wiring.Engine;
 import io.idem.server.wiring.HttpApi;
 import io.idem.server.wiring.Maintenance;
@@ -113,12 +115,31 @@ public final class IdemServer implements AutoCloseable {
         }
         watch(config, metrics, stores, routing, clock);
         resources.push(Alerts.start(config.alerts(), stores.alerts(), redactor, clock));
+        startWebhooks(config, stores, secret, redactor, clock);
         config.http()
                 .metricsPort()
                 .ifPresent(
                         port -> managementPort = resources.push(HttpApi.startManagement(config, keys, metrics, port)));
         engine.start();
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
+    }
+
+    /** Event webhooks: this node's dispatcher over the shared outbox, and the purge of its old deliveries. */
+    private void startWebhooks(IdemConfig config, Stores stores, ServerSecret secret, Redactor redactor, Clock clock) {
+        var webhooks = config.webhooks();
+        var outbox = stores.events().outbox();
+        resources.push(EventWebhooks.start(
+                webhooks,
+                outbox,
+                new SigningSecrets(secret),
+                redactor,
+                config.engine().worker().workerId(),
+                clock));
+        resources.push(Maintenance.purgeEvery(
+                "webhook deliveries",
+                PURGE_EVERY,
+                (now, limit) -> outbox.purge(now.minus(webhooks.retention()), limit),
+                clock));
     }
 
     /** The gauges over shared state: every provider (job and chat-only) and the backlog. */
@@ -160,7 +181,8 @@ public final class IdemServer implements AutoCloseable {
                         stores.chatKeys(),
                         stores.keySpend(),
                         audit,
-                        vendor.metrics().chatAudit()),
+                        vendor.metrics().chatAudit(),
+                        stores.events().signals()),
                 engine.gate(),
                 new ChatNode.Replays(
                         secret,
@@ -169,7 +191,8 @@ public final class IdemServer implements AutoCloseable {
                 config.engine().healthEvery(),
                 clock,
                 vendor.keys(),
-                vendor.redactor())));
+                vendor.redactor(),
+                config.engine().worker().workerId())));
     }
 
     private boolean databaseReachable() {

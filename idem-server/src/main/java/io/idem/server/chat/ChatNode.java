@@ -8,6 +8,7 @@ import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.ChatRouting;
 import io.idem.core.chat.FailoverEvent;
+import io.idem.core.chat.StaticTierNotes;
 import io.idem.core.engine.HealthSentinel;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
@@ -15,6 +16,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.core.spi.KeySpend;
+import io.idem.core.spi.ProviderSignals;
 import io.idem.core.text.Redactor;
 import io.idem.providers.ChatAdapters;
 import io.idem.providers.Vendors;
@@ -48,6 +50,7 @@ public final class ChatNode implements AutoCloseable {
      * @param replays how repeated calls are recognised
      * @param keys where chat adapters read their keys (the configuration's credentials)
      * @param redactor the node's redactor, for adapters and the engine
+     * @param node this node's name, in the health events it writes
      */
     public record Parts(
             ChatRouting chat,
@@ -58,7 +61,8 @@ public final class ChatNode implements AutoCloseable {
             Duration healthEvery,
             InstantSource clock,
             UnaryOperator<String> keys,
-            Redactor redactor) {}
+            Redactor redactor,
+            String node) {}
 
     /**
      * How a repeated call is recognised: a client's {@code Idempotency-Key} (digested under {@code
@@ -69,9 +73,15 @@ public final class ChatNode implements AutoCloseable {
     /**
      * The chat side's stores: idempotency keys, key spend, and the audit writer (its owner closes
      * it after this node, so it commits what the last calls wrote); every attempt and failover is
-     * also told to {@code also} (the metrics).
+     * also told to {@code also} (the metrics); health verdicts and static-tier answers go to {@code
+     * signals}, the shared provider log.
      */
-    public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit, ChatAuditSink also) {}
+    public record Stores(
+            ChatIdempotencyStore keys,
+            KeySpend spend,
+            ChatAuditWriter audit,
+            ChatAuditSink also,
+            ProviderSignals signals) {}
 
     private HealthSentinel sentinel;
     private ChatAuditWriter audit;
@@ -118,7 +128,8 @@ public final class ChatNode implements AutoCloseable {
             }
         });
         audit = parts.stores().audit();
-        ChatAuditSink sinks = bothSinks(audit, parts.stores().also());
+        ChatAuditSink sinks = allSinks(List.of(
+                audit, parts.stores().also(), new StaticTierNotes(parts.stores().signals(), parts.clock())));
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), sinks, parts.clock(), parts.redactor());
         Set<String> fakeModels = models.values().stream()
                 .filter(m -> settings(parts, m.provider()).acceptsSimulate())
@@ -177,8 +188,11 @@ public final class ChatNode implements AutoCloseable {
                 new ProviderRegistry(checked, parts.redactor()),
                 parts.gate().breakers(),
                 parts.clock(),
+                io.idem.core.time.Ticker.system(),
                 parts.healthEvery(),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                parts.stores().signals(),
+                parts.node());
         sentinel.start();
     }
 
@@ -191,18 +205,22 @@ public final class ChatNode implements AutoCloseable {
         return Optional.ofNullable(sentinel);
     }
 
-    private static ChatAuditSink bothSinks(ChatAuditSink first, ChatAuditSink second) {
+    /** Every record to each sink in turn. */
+    private static ChatAuditSink allSinks(List<ChatAuditSink> sinks) {
         return new ChatAuditSink() {
             @Override
             public void attempt(ChatAttempt attempt) {
-                first.attempt(attempt);
-                second.attempt(attempt);
+                sinks.forEach(sink -> sink.attempt(attempt));
             }
 
             @Override
             public void failover(FailoverEvent event) {
-                first.failover(event);
-                second.failover(event);
+                sinks.forEach(sink -> sink.failover(event));
+            }
+
+            @Override
+            public void degraded(ChatAttempt attempt) {
+                sinks.forEach(sink -> sink.degraded(attempt));
             }
         };
     }

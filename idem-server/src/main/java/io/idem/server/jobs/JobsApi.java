@@ -13,12 +13,10 @@ import io.idem.server.http.Feature;
 import io.idem.server.http.IdempotencyKey;
 import io.idem.server.http.Ids;
 import io.idem.server.http.Json;
+import io.idem.server.http.Paging;
 import io.idem.server.http.RetryAdvice;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +24,6 @@ import java.util.UUID;
 
 /** {@code /v1/jobs}: create or replay, read, list, trace. */
 public final class JobsApi implements Feature {
-    private static final Instant LAST_CURSOR_TIME = Instant.parse("9999-12-31T23:59:59Z");
     private final Auth auth;
     private final JobRequests requests;
     private final Submissions submissions;
@@ -131,43 +128,15 @@ public final class JobsApi implements Feature {
                 throw ApiError.badRequest("invalid_state", "unknown state '" + stateParam + "'");
             }
         }
-        int limit = 50;
-        String limitParam = ctx.queryParam("limit");
-        if (limitParam != null) {
-            if (!limitParam.matches("\\d{1,3}")
-                    || Integer.parseInt(limitParam) < 1
-                    || Integer.parseInt(limitParam) > 200) {
-                throw ApiError.badRequest("invalid_limit", "limit must be 1..200");
-            }
-            limit = Integer.parseInt(limitParam);
-        }
-        JobReads.Page page = reads.list(caller.ownerScope(), state, cursor(ctx.queryParam("cursor")), limit);
+        int limit = Paging.limit(ctx, 50);
+        JobReads.Cursor after =
+                Paging.cursor(ctx).map(p -> new JobReads.Cursor(p.at(), p.id())).orElse(null);
+        JobReads.Page page = reads.list(caller.ownerScope(), state, after, limit);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("data", page.jobs().stream().map(j -> render(ctx, j)).toList());
-        body.put("next_cursor", page.next().map(JobsApi::encode).orElse(null));
+        body.put(
+                "next_cursor",
+                page.next().map(c -> Paging.encode(c.createdAt(), c.id())).orElse(null));
         Json.write(ctx, body);
-    }
-
-    private static String encode(JobReads.Cursor cursor) {
-        String raw = cursor.createdAt().toString() + "|" + cursor.id();
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static JobReads.Cursor cursor(String value) {
-        if (value == null || value.isEmpty()) {
-            return null;
-        }
-        try {
-            String raw = new String(Base64.getUrlDecoder().decode(value), StandardCharsets.UTF_8);
-            String[] parts = raw.split("\\|", 2);
-            Instant at = Instant.parse(parts[0]);
-            // PostgreSQL keeps far fewer years than Instant; a forged cursor must not reach it.
-            if (at.isBefore(Instant.EPOCH) || at.isAfter(LAST_CURSOR_TIME)) {
-                throw new IllegalArgumentException("cursor time out of range");
-            }
-            return new JobReads.Cursor(at, Ids.uuid(parts[1]).orElseThrow());
-        } catch (RuntimeException e) {
-            throw ApiError.badRequest("invalid_cursor", "cursor is not one this server issued");
-        }
     }
 }

@@ -25,10 +25,13 @@ import io.idem.server.jobs.JobsApi;
 import io.idem.server.jobs.Submissions;
 import io.idem.server.metrics.Metrics;
 import io.idem.server.metrics.MetricsApi;
+import io.idem.server.outbound.OutboundUrls;
 import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
 import io.idem.server.review.ReviewApi;
+import io.idem.server.webhooks.SigningSecrets;
+import io.idem.server.webhooks.WebhooksApi;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -71,8 +74,9 @@ public final class HttpApi {
         var jobStores = parts.stores().jobs();
         var reads = jobStores.reads();
         // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
+        var outbound = new OutboundUrls(config.webhooks().allowPrivateUrls());
         var requests = new JobRequests(
-                parts.routing(), config.credentials()::get, config.engine().deferral());
+                parts.routing(), config.credentials()::get, config.engine().deferral(), outbound);
         var desk = new JobDesk(requests, submissions(config, parts), reads, links);
         Engine engine = parts.engine();
         var facts = new ProviderFacts(
@@ -89,6 +93,12 @@ public final class HttpApi {
                 new JobsApi(auth, desk, maxBytes),
                 new OpenAiImagesApi(auth, desk, parts.assets(), config.http().openaiWait(), maxBytes),
                 new AdminKeysApi(auth, parts.keys()),
+                new WebhooksApi(
+                        auth,
+                        parts.stores().events().subscriptions(),
+                        new SigningSecrets(parts.secret()),
+                        outbound,
+                        parts.clock()),
                 new ReviewApi(
                         auth, reads, jobStores.review(), engine.reconciler(), parts.assets(), links, parts.clock()),
                 new CancelApi(auth, reads, engine.canceller(), links),

@@ -12,7 +12,10 @@ import io.idem.core.spi.JobIntake;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.JobReads;
 import io.idem.core.spi.KeySpend;
+import io.idem.core.spi.Outbox;
+import io.idem.core.spi.ProviderSignals;
 import io.idem.core.spi.ReviewStore;
+import io.idem.core.spi.WebhookSubscriptions;
 import io.idem.core.spi.Webhooks;
 import io.idem.postgres.Database;
 import io.idem.postgres.PgAlertLedger;
@@ -25,8 +28,11 @@ import io.idem.postgres.PgChatIdempotency;
 import io.idem.postgres.PgJobIntake;
 import io.idem.postgres.PgJobQueueStore;
 import io.idem.postgres.PgJobReads;
+import io.idem.postgres.PgOutbox;
+import io.idem.postgres.PgProviderSignals;
 import io.idem.postgres.PgReviewStore;
 import io.idem.postgres.PgSpendStore;
+import io.idem.postgres.PgWebhookSubscriptions;
 import io.idem.postgres.PgWebhooks;
 
 /**
@@ -42,7 +48,8 @@ public record Stores(
         BreakerStore breakers,
         ChatIdempotencyStore chatKeys,
         BacklogReads backlog,
-        AlertLedger alerts) {
+        AlertLedger alerts,
+        Events events) {
 
     /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
     public record Jobs(
@@ -52,6 +59,12 @@ public record Stores(
             ReviewStore review,
             CancelStore cancels,
             Webhooks webhooks) {}
+
+    /**
+     * The stores of event webhooks: the outbox and its deliveries, the subscriptions, and the
+     * provider signals (health flips, static-tier activity) that become events.
+     */
+    public record Events(Outbox outbox, WebhookSubscriptions subscriptions, ProviderSignals signals) {}
 
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
@@ -71,6 +84,7 @@ public record Stores(
                 new PgBreakerStore(db),
                 new PgChatIdempotency(db),
                 new PgBacklogReads(db),
-                new PgAlertLedger(db));
+                new PgAlertLedger(db),
+                new Events(new PgOutbox(db), new PgWebhookSubscriptions(db), new PgProviderSignals(db)));
     }
 }
