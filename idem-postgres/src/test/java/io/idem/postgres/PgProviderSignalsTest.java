@@ -92,14 +92,6 @@ class PgProviderSignalsTest {
     }
 
     private List<String> rows(String query) {
-        return db.withConnection(c -> {
-            List<String> out = new ArrayList<>();
-            try (var rs = c.createStatement().executeQuery(query)) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-            return out;
-        });
+        return TestDatabases.column(db, query);
     }
 }
