@@ -54,7 +54,7 @@ public final class PgWebhookSubscriptions implements WebhookSubscriptions {
     public List<Subscription> list(String ownerScope) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + """
-                     FROM webhook_subscriptions WHERE (?::text IS NULL OR owner = ?) ORDER BY created_at, id
+                     FROM webhook_subscriptions WHERE (?::text IS NULL OR (owner = ? AND scope = 'owner')) ORDER BY created_at, id
                     """)) {
                 ps.setString(1, ownerScope);
                 ps.setString(2, ownerScope);
@@ -67,7 +67,7 @@ public final class PgWebhookSubscriptions implements WebhookSubscriptions {
     public Optional<Subscription> find(UUID id, String ownerScope) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + """
-                     FROM webhook_subscriptions WHERE id = ? AND (?::text IS NULL OR owner = ?)
+                     FROM webhook_subscriptions WHERE id = ? AND (?::text IS NULL OR (owner = ? AND scope = 'owner'))
                     """)) {
                 ps.setObject(1, id);
                 ps.setString(2, ownerScope);
@@ -81,7 +81,7 @@ public final class PgWebhookSubscriptions implements WebhookSubscriptions {
     public boolean delete(UUID id, String ownerScope) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement(
-                    "DELETE FROM webhook_subscriptions WHERE id = ? AND (?::text IS NULL OR owner = ?)")) {
+                    "DELETE FROM webhook_subscriptions WHERE id = ? AND (?::text IS NULL OR (owner = ? AND scope = 'owner'))")) {
                 ps.setObject(1, id);
                 ps.setString(2, ownerScope);
                 ps.setString(3, ownerScope);

@@ -93,6 +93,7 @@ public final class HealthSentinel implements AutoCloseable {
                         e.getKey(), checks.submit(() -> e.getValue().adapter().health())))
                 .toList();
         long started = ticks.read();
+        Map<String, Result> seen = new java.util.LinkedHashMap<>();
         for (var entry : running) {
             String name = entry.getKey();
             HealthAnswer answer;
@@ -109,9 +110,9 @@ public final class HealthSentinel implements AutoCloseable {
                 answer = new HealthAnswer(false, "check failed: " + e.getClass().getSimpleName());
             }
             Duration latency = ticks.since(started);
-            Instant at = clock.instant();
-            last.put(name, new Result(answer, latency, at));
-            share(name, answer, at);
+            Result result = new Result(answer, latency, clock.instant());
+            last.put(name, result);
+            seen.put(name, result);
             if (answer.healthy()) {
                 breakers.onSuccess(name, latency, false);
             } else {
@@ -119,12 +120,17 @@ public final class HealthSentinel implements AutoCloseable {
                 breakers.onError(name, latency, false, "health_check_failed");
             }
         }
+        seen.forEach(this::share);
     }
 
-    /** The shared log records a change of verdict once for every node; a failed write only costs the event. */
-    private void share(String provider, HealthAnswer answer, Instant at) {
+    /**
+     * The shared log records a change of verdict once for every node; a failed write only costs the
+     * event. After the round, so its writes never count in a check's latency.
+     */
+    private void share(String provider, Result result) {
+        HealthAnswer answer = result.answer();
         try {
-            if (signals.health(provider, answer.healthy(), answer.detail(), node, at)) {
+            if (signals.health(provider, answer.healthy(), answer.detail(), node, result.at())) {
                 log.info("provider '{}' is now {}", provider, answer.healthy() ? "healthy" : "unhealthy");
             }
         } catch (RuntimeException e) {

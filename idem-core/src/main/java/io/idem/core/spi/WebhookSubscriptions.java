@@ -7,9 +7,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Webhook subscriptions and their delivery log. An {@code ownerScope} of {@code null} sees every
- * owner's subscriptions; otherwise only that owner's. The signing secret goes in sealed and never
- * comes out through this port. Thread-safe.
+ * Webhook subscriptions and their delivery log. An {@code ownerScope} of {@code null} (an admin)
+ * sees every subscription; otherwise only that owner's own-jobs subscriptions, never one that hears
+ * every owner. The signing secret goes in sealed and never comes out through this port. Thread-safe.
  */
 public interface WebhookSubscriptions {
     /** Stores a new subscription with its sealed signing secret. */

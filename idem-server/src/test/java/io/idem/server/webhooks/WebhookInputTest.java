@@ -114,6 +114,22 @@ class WebhookInputTest {
     }
 
     @Test
+    void anAdminsSubscriptionIsHiddenFromOtherKeysOfTheSameOwner() {
+        var admins = WebhookNodes.subscribe(node, ADMIN, "https://example.com/everything", "*");
+        assertThat(admins.body().get("scope").asText()).isEqualTo("all");
+        String id = admins.body().get("id").asText();
+        String sameOwner = node.newKey(admins.body().get("owner").asText(), "client");
+        assertThat(node.get("/v1/webhooks", sameOwner).body().get("data")).isEmpty();
+        assertThat(node.get("/v1/webhooks/" + id, sameOwner).status()).isEqualTo(404);
+        assertThat(node.send("DELETE", "/v1/webhooks/" + id, sameOwner, null, Map.of())
+                        .status())
+                .isEqualTo(404);
+        assertThat(node.send("DELETE", "/v1/webhooks/" + id, ADMIN, null, Map.of())
+                        .status())
+                .isEqualTo(204);
+    }
+
+    @Test
     void anOwnerHoldsAtMostAHundredSubscriptions() {
         String client = node.newKey("input-hoarder", "client");
         for (int i = 0; i < WebhooksApi.MAX_PER_OWNER; i++) {
