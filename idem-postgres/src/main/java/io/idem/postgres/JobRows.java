@@ -34,7 +34,7 @@ final class JobRows {
             j.created_at, j.updated_at, j.deadline_seconds,
             NULLIF(j.not_before, '-infinity'::timestamptz) AS not_before,
             COALESCE(j.deadline_at, j.created_at + make_interval(secs => j.deadline_seconds)) AS deadline_at,
-            j.max_cost_usd
+            j.max_cost_usd, j.callback_url
             """;
 
     static final String ATTEMPT_COLUMNS = """
@@ -58,7 +58,8 @@ final class JobRows {
                 rs.getInt("deadline_seconds"),
                 pairs(rs.getArray("simulate_pairs")),
                 rs.getString("metadata_json"),
-                Optional.ofNullable(rs.getBigDecimal("max_cost_usd")));
+                Optional.ofNullable(rs.getBigDecimal("max_cost_usd")),
+                Optional.ofNullable(rs.getString("callback_url")));
         UUID resultAttempt = rs.getObject("result_attempt_id", UUID.class);
         Optional<JobResult> result = resultAttempt == null
                 ? Optional.empty()

@@ -30,9 +30,9 @@ public final class PgJobIntake implements JobIntake {
     private static final String INSERT_JOB = """
             INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
                               candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id,
-                              deadline_seconds, deadline_at, max_cost_usd)
+                              deadline_seconds, deadline_at, max_cost_usd, callback_url)
             SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?,
-                   ?, ?, ?::numeric
+                   ?, ?, ?::numeric, ?
             """;
 
     private static final String INSERT_EVENT = """
@@ -160,6 +160,7 @@ public final class PgJobIntake implements JobIntake {
         ps.setInt(i++, spec.deadlineSeconds());
         ps.setTimestamp(i++, JobRows.timestamp(now.plusSeconds(spec.deadlineSeconds())));
         ps.setBigDecimal(i++, spec.maxCostUsd().orElse(null));
+        ps.setString(i++, spec.callbackUrl().orElse(null));
         return i;
     }
 

@@ -33,6 +33,19 @@ public final class TestDatabases {
         return Database.open(freshUrl(), poolSize);
     }
 
+    /** The first column of every row {@code query} answers, as text. */
+    public static java.util.List<String> column(Database db, String query) {
+        return db.withConnection(c -> {
+            java.util.List<String> out = new java.util.ArrayList<>();
+            try (var rs = c.createStatement().executeQuery(query)) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        });
+    }
+
     /** The JDBC URL of a new, empty database (not yet migrated). */
     public static String freshUrl() {
         String name = "idem_test_" + ProcessHandle.current().pid() + "_" + counter.incrementAndGet();

@@ -25,6 +25,8 @@ import io.idem.server.http.HttpServer;
 import io.idem.server.metrics.GateState;
 import io.idem.server.metrics.Metrics;
 import io.idem.server.redaction.NodeRedaction;
+import io.idem.server.webhooks.EventWebhooks;
+import io.idem.server.webhooks.SigningSecrets;
 import io.idem.server.wiring.Engine;
 import io.idem.server.wiring.HttpApi;
 import io.idem.server.wiring.Maintenance;
@@ -121,12 +123,31 @@ public final class IdemServer implements AutoCloseable {
                 new Alerts.Thresholds(watched.signals(), watched.incidents(), providers, staticTier(config)),
                 redactor,
                 clock));
+        startWebhooks(config, stores, secret, redactor, clock);
         config.http()
                 .metricsPort()
                 .ifPresent(
                         port -> managementPort = resources.push(HttpApi.startManagement(config, keys, metrics, port)));
         engine.start();
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
+    }
+
+    /** Event webhooks: this node's dispatcher over the shared outbox, and the purge of its old deliveries. */
+    private void startWebhooks(IdemConfig config, Stores stores, ServerSecret secret, Redactor redactor, Clock clock) {
+        var webhooks = config.webhooks();
+        var outbox = stores.outbound().outbox();
+        resources.push(EventWebhooks.start(
+                webhooks,
+                outbox,
+                new SigningSecrets(secret),
+                redactor,
+                config.engine().worker().workerId(),
+                clock));
+        resources.push(Maintenance.purgeEvery(
+                "webhook deliveries",
+                PURGE_EVERY,
+                (now, limit) -> outbox.purge(now.minus(webhooks.retention()), limit),
+                clock));
     }
 
     /** The chat-only providers that are the static last-resort tier. */
@@ -189,7 +210,8 @@ public final class IdemServer implements AutoCloseable {
                         stores.chatKeys(),
                         stores.keySpend(),
                         audit,
-                        vendor.metrics().chatAudit()),
+                        vendor.metrics().chatAudit(),
+                        stores.outbound().signals()),
                 engine.gate(),
                 new ChatNode.Replays(
                         secret,
@@ -199,7 +221,7 @@ public final class IdemServer implements AutoCloseable {
                 clock,
                 vendor.keys(),
                 vendor.redactor(),
-                vendor.metrics()::chatCallEnded)));
+                new ChatNode.Reporting(config.engine().worker().workerId(), vendor.metrics()::chatCallEnded))));
     }
 
     private boolean databaseReachable() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.server.webhooks.WebhookReceiver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.Test;
  * a distinctive sentinel value, every adapter is driven into 401, 403 and 400 answers by vendors
  * that quote back the {@code Authorization} header and the key, and then the log output, every
  * HTTP answer (body and headers) and every text-bearing column of every table are searched for
- * every sentinel. API keys and idempotency keys are stored only as hashes; this proves it.
+ * every sentinel. API keys and idempotency keys are stored only as hashes; this proves it. A webhook
+ * subscription's secret, quoted back by a receiver that refuses every delivery, reaches no log, no
+ * later answer and no column (it is stored sealed); neither does a key's callback secret.
  */
 class SecretScanTest {
     private static final Map<String, String> KEYS = Map.of(
@@ -55,9 +58,12 @@ class SecretScanTest {
         sentinels.put("IDEM_BOOTSTRAP_KEY", BOOTSTRAP_KEY);
         List<DatabaseText.Cell> stored;
         try (CapturedLog log = CapturedLog.start()) {
-            try (TestServer server = TestServer.start(environment())) {
+            try (TestServer server = TestServer.start(environment());
+                    WebhookReceiver receiver = WebhookReceiver.start()) {
                 String client = clientKey(server);
                 sentinels.put("client API key", client);
+                String subscription = subscribe(server, receiver);
+                callbackSecret(server, client);
                 int calls = 0;
                 for (String provider : List.of("oai", "fal", "rep", "rw")) {
                     for (int status : new int[] {401, 403, 400}) {
@@ -75,6 +81,7 @@ class SecretScanTest {
                 for (String path : List.of("/v1/jobs?state=failed", "/v1/providers", "/v1/events", "/v1/admin/keys")) {
                     seen(server.get(path, BOOTSTRAP_KEY));
                 }
+                awaitRefusedDeliveries(server, subscription);
                 awaitChatAudit(server);
                 stored = DatabaseText.everyValue(server.node().database());
             }
@@ -110,6 +117,9 @@ class SecretScanTest {
         Map<String, String> env = new LinkedHashMap<>(KEYS);
         env.put("IDEM_SECRET", SERVER_SECRET);
         env.put("IDEM_BOOTSTRAP_KEY", BOOTSTRAP_KEY);
+        env.put("IDEM_WEBHOOKS_ALLOW_PRIVATE_URLS", "true");
+        env.put("IDEM_WEBHOOKS_FIRST_RETRY_SECONDS", "1");
+        env.put("IDEM_WEBHOOKS_POLL_MILLIS", "200");
         env.put("PROVIDERS_JSON", """
                 {"providers": {
                    "oai": {"adapter": "openai_images", "base_url": "%s/v1", "api_key_env": "SCAN_OPENAI_KEY"},
@@ -126,6 +136,44 @@ class SecretScanTest {
                 """.formatted(
                         vendors.values().stream().map(EchoVendor::baseUrl).toArray()));
         return env;
+    }
+
+    /**
+     * An admin's subscription to every event, at a receiver that refuses each delivery quoting the
+     * signing secret back. The answer that creates it shows the secret, once and by design, so it is
+     * not scanned.
+     */
+    private String subscribe(TestServer server, WebhookReceiver receiver) {
+        TestServer.Reply created = server.post(
+                "/v1/webhooks",
+                BOOTSTRAP_KEY,
+                "{\"url\": \"" + receiver.url("/scan") + "\", \"event_types\": [\"*\"]}");
+        assertThat(created.status()).as(created.raw()).isEqualTo(201);
+        String secret = created.body().get("secret").asText();
+        sentinels.put("webhook signing secret", secret);
+        sentinels.put("webhook signing secret (its key)", secret.substring("whsec_".length()));
+        receiver.failNext("/scan", Integer.MAX_VALUE, "refused: the secret " + secret + " is not the one we hold");
+        seen(server.get("/v1/webhooks", BOOTSTRAP_KEY));
+        return created.body().get("id").asText();
+    }
+
+    /** The client's callback signing secret, shown by design to its own key on this one route. */
+    private void callbackSecret(TestServer server, String client) {
+        TestServer.Reply reply = server.get("/v1/webhooks/callback-secret", client);
+        assertThat(reply.status()).isEqualTo(200);
+        sentinels.put("job callback signing secret", reply.body().get("secret").asText());
+    }
+
+    /** The failed jobs' deliveries were refused with the secret quoted; the log shows them redacted. */
+    private void awaitRefusedDeliveries(TestServer server, String subscription) {
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(seen(server.get(
+                                        "/v1/webhooks/" + subscription + "/deliveries?limit=200", BOOTSTRAP_KEY))
+                                .body()
+                                .get("data"))
+                        .isNotEmpty()
+                        .allSatisfy(
+                                d -> assertThat(d.path("last_error").asText()).contains("[redacted]")));
     }
 
     /** A client key; the one answer that creates it shows it, once and by design, so it is not scanned. */

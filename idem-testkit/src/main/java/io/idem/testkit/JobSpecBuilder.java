@@ -19,6 +19,7 @@ public final class JobSpecBuilder {
     private boolean pinned;
     private Map<String, String> simulate = Map.of();
     private Optional<BigDecimal> maxCostUsd = Optional.empty();
+    private Optional<String> callbackUrl = Optional.empty();
 
     private JobSpecBuilder() {}
 
@@ -79,6 +80,12 @@ public final class JobSpecBuilder {
         return this;
     }
 
+    /** Where the job's end is announced ({@code callback_url}). */
+    public JobSpecBuilder callbackUrl(String url) {
+        callbackUrl = Optional.of(url);
+        return this;
+    }
+
     public JobSpec build() {
         return new JobSpec(
                 new JobSpec.Generation(prompt, model, kind, "1024x1024", n),
@@ -87,6 +94,7 @@ public final class JobSpecBuilder {
                 deadlineSeconds,
                 simulate,
                 "{}",
-                maxCostUsd);
+                maxCostUsd,
+                callbackUrl);
     }
 }

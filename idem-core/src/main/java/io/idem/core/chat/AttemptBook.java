@@ -112,6 +112,11 @@ final class AttemptBook {
         }
     }
 
+    /** The served attempt's answer came from a degraded tier. */
+    void degraded(ChatAttempt attempt) {
+        audit.degraded(attempt);
+    }
+
     void failedOver(ChatAttempt from, String toModel, String reason) {
         audit.failover(new FailoverEvent(from, toModel, reason, clock.instant()));
     }

@@ -9,4 +9,7 @@ public interface ChatAuditSink {
     void attempt(ChatAttempt attempt);
 
     void failover(FailoverEvent event);
+
+    /** A degraded tier (the static provider) served this attempt's answer; nothing to record by default. */
+    default void degraded(ChatAttempt attempt) {}
 }

@@ -245,7 +245,7 @@ public final class ChatEngine {
                 ChatCompletion completion = served.completion();
                 TokenUsage usage = completion.usage().orElseGet(() -> new TokenUsage(prompt, words(completion.text())));
                 AttemptResult result = AttemptOutcomes.served(model, usage, completion.requestId());
-                book.end(
+                ChatAttempt attempt = book.end(
                         model,
                         result,
                         started,
@@ -253,6 +253,9 @@ public final class ChatEngine {
                         Optional.of(
                                 AttemptOutcomes.confirmed(completion.text(), completion.requestId(), result.costUsd())),
                         probe);
+                if (completion.isFallback()) {
+                    book.degraded(attempt);
+                }
                 yield AttemptEnd.succeeded(new ChainResult.Served(completion, model, book.attempts()));
             }
             case ChatReply.Failed failed -> {

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * {@code api:model_failover}: a call left {@code from} for {@code toModel} (DESIGN §5). Recorded in
- * the audit log; delivered to webhooks once the events issue lands.
+ * the audit log, whose outbox trigger makes it the {@code api:model_failover} webhook event.
  *
  * @param reason the trigger that allowed it, or {@code skipped} when the provider could not be called
  */

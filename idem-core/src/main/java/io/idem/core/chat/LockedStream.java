@@ -103,13 +103,16 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         upstream.close();
         TokenUsage usage = finished.usage().orElseGet(() -> new TokenUsage(promptEstimate, tokensSeen));
         AttemptResult result = AttemptOutcomes.served(model, usage, finished.requestId());
-        book.end(
+        ChatAttempt attempt = book.end(
                 model,
                 result,
                 started,
                 Optional.of(firstToken),
                 Optional.of(AttemptOutcomes.confirmed("", finished.requestId(), result.costUsd())),
                 probe);
+        if (finished.degradationNotice().isPresent()) {
+            book.degraded(attempt);
+        }
         return new StreamPiece.Done(finished.finishReason(), usage, finished.degradationNotice(), book.attempts());
     }
 

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * @param metadataJson the client's opaque metadata as canonical JSON
  * @param maxCostUsd the request's cost ceiling ({@code max_cost_usd}): candidates whose expected cost
  *     would take the job's total past it are skipped
+ * @param callbackUrl where the job's end is announced ({@code callback_url}), a validated address
  */
 public record JobSpec(
         Generation generation,
@@ -28,7 +29,8 @@ public record JobSpec(
         int deadlineSeconds,
         Map<String, String> simulate,
         String metadataJson,
-        Optional<BigDecimal> maxCostUsd) {
+        Optional<BigDecimal> maxCostUsd,
+        Optional<String> callbackUrl) {
 
     public static final int MAX_PROMPT_CHARS = 4000;
     public static final int MAX_N = 4;
@@ -54,6 +56,19 @@ public record JobSpec(
         simulate = Map.copyOf(simulate);
         Objects.requireNonNull(metadataJson, "metadataJson");
         Objects.requireNonNull(maxCostUsd, "maxCostUsd");
+        Objects.requireNonNull(callbackUrl, "callbackUrl");
+    }
+
+    /** A spec without a callback. */
+    public JobSpec(
+            Generation generation,
+            Route route,
+            int timeoutSeconds,
+            int deadlineSeconds,
+            Map<String, String> simulate,
+            String metadataJson,
+            Optional<BigDecimal> maxCostUsd) {
+        this(generation, route, timeoutSeconds, deadlineSeconds, simulate, metadataJson, maxCostUsd, Optional.empty());
     }
 
     /** A spec with the default deadline and no cost ceiling. */
@@ -138,7 +153,8 @@ public record JobSpec(
                 deadlineSeconds,
                 simulate,
                 metadataJson,
-                maxCostUsd);
+                maxCostUsd,
+                callbackUrl);
     }
 
     public String prompt() {

@@ -2,6 +2,7 @@ package io.idem.core.engine;
 
 import io.idem.core.breaker.CircuitBreakers;
 import io.idem.core.spi.HealthAnswer;
+import io.idem.core.spi.ProviderSignals;
 import io.idem.core.time.Ticker;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +33,8 @@ public final class HealthSentinel implements AutoCloseable {
     private final Ticker ticks;
     private final Duration every;
     private final Duration timeout;
+    private final ProviderSignals signals;
+    private final String node;
     private final Map<String, Result> last = new ConcurrentHashMap<>();
     private final ExecutorService checks = Executors.newVirtualThreadPerTaskExecutor();
     private volatile Periodic loop;
@@ -61,12 +64,27 @@ public final class HealthSentinel implements AutoCloseable {
             Ticker ticks,
             Duration every,
             Duration timeout) {
+        this(providers, breakers, clock, ticks, every, timeout, ProviderSignals.NONE, "");
+    }
+
+    /** A sentinel that also reports each verdict to the shared provider log, as {@code node}. */
+    public HealthSentinel(
+            ProviderRegistry providers,
+            CircuitBreakers breakers,
+            InstantSource clock,
+            Ticker ticks,
+            Duration every,
+            Duration timeout,
+            ProviderSignals signals,
+            String node) {
         this.providers = providers;
         this.breakers = breakers;
         this.clock = clock;
         this.ticks = ticks;
         this.every = every;
         this.timeout = timeout;
+        this.signals = signals;
+        this.node = node;
     }
 
     public Optional<Result> last(String provider) {
@@ -80,6 +98,7 @@ public final class HealthSentinel implements AutoCloseable {
                         e.getKey(), checks.submit(() -> e.getValue().adapter().health())))
                 .toList();
         long started = ticks.read();
+        Map<String, Result> seen = new java.util.LinkedHashMap<>();
         for (var entry : running) {
             String name = entry.getKey();
             HealthAnswer answer;
@@ -96,13 +115,31 @@ public final class HealthSentinel implements AutoCloseable {
                 answer = new HealthAnswer(false, "check failed: " + e.getClass().getSimpleName());
             }
             Duration latency = ticks.since(started);
-            last.put(name, result(last.get(name), answer, latency, clock.instant()));
+            Result result = result(last.get(name), answer, latency, clock.instant());
+            last.put(name, result);
+            seen.put(name, result);
             if (answer.healthy()) {
                 breakers.onSuccess(name, latency, false);
             } else {
                 log.warn("health check of '{}' failed: {}", name, answer.detail());
                 breakers.onError(name, latency, false, "health_check_failed");
             }
+        }
+        seen.forEach(this::share);
+    }
+
+    /**
+     * The shared log records a change of verdict once for every node; a failed write only costs the
+     * event. After the round, so its writes never count in a check's latency.
+     */
+    private void share(String provider, Result result) {
+        HealthAnswer answer = result.answer();
+        try {
+            if (signals.health(provider, answer.healthy(), answer.detail(), node, result.at())) {
+                log.info("provider '{}' is now {}", provider, answer.healthy() ? "healthy" : "unhealthy");
+            }
+        } catch (RuntimeException e) {
+            log.warn("could not record the health of '{}'", provider, e);
         }
     }
 

@@ -18,12 +18,19 @@ import java.util.stream.Stream;
 public enum EventSource {
     /** {@code job_events}: every job's trace (states, failovers, skips, operator decisions). */
     JOB("job", Arrays.stream(JobEventType.values()).map(JobEventType::wire).toList()),
-    /** {@code provider_events}: breaker moves, vendor rate limits, provider budget thresholds, invoice drift. */
+    /** {@code provider_events}: breaker moves, vendor rate limits, provider budget thresholds, invoice drift, health flips, the static tier starting. */
     PROVIDER(
             "provider",
             Stream.concat(
                             Arrays.stream(BreakerState.values()).map(s -> "breaker." + s.wire()),
-                            Stream.of("provider.rate_limited", "budget.warning", "budget.exhausted", "invoice.drift"))
+                            Stream.of(
+                                    "provider.rate_limited",
+                                    "budget.warning",
+                                    "budget.exhausted",
+                                    "invoice.drift",
+                                    "provider.unhealthy",
+                                    "provider.recovered",
+                                    "tier.static_active"))
                     .toList()),
     /** {@code audit_events}: API-level events (chat failovers, throttled console sign-ins). */
     AUDIT("audit", List.of(FailoverEvent.TYPE, "console:signin_throttled")),

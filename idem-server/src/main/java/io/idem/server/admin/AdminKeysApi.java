@@ -37,7 +37,7 @@ public final class AdminKeysApi implements Feature {
     private void create(Context ctx) {
         auth.require(ctx, Role.ADMIN);
         JsonNode body = Json.readObject(ctx, 16 * 1024);
-        refuseUnknown(body, CREATE_FIELDS);
+        Json.refuseUnknown(body, CREATE_FIELDS);
         String owner = Json.text(body, "owner", null);
         if (!KeyService.validOwner(owner)) {
             throw ApiError.badRequest("invalid_owner", "owner must be 1..64 of letters, digits, '.', '_', '@', '-'");
@@ -106,16 +106,6 @@ public final class AdminKeysApi implements Feature {
         return java.util.Optional.of(java.time.Duration.ofSeconds(node.asInt()));
     }
 
-    /** A field this route does not know is refused, not ignored: a typo must not pass for a setting. */
-    private static void refuseUnknown(JsonNode body, java.util.Set<String> known) {
-        body.fieldNames().forEachRemaining(field -> {
-            if (!known.contains(field)) {
-                throw ApiError.badRequest(
-                        "unknown_field", "unknown field '" + field + "'; known: " + new java.util.TreeSet<>(known));
-            }
-        });
-    }
-
     private static final java.util.Set<String> ATTRIBUTES = java.util.Set.of(
             "adult_approved",
             "jurisdiction",
@@ -128,7 +118,7 @@ public final class AdminKeysApi implements Feature {
         auth.require(ctx, Role.ADMIN);
         UUID id = Ids.pathId(ctx, "key");
         JsonNode body = Json.readObject(ctx, 16 * 1024);
-        refuseUnknown(body, ATTRIBUTES);
+        Json.refuseUnknown(body, ATTRIBUTES);
         Boolean adult = null;
         if (body.has("adult_approved")) {
             if (!body.get("adult_approved").isBoolean()) {

@@ -7,6 +7,8 @@ import io.idem.core.spi.AlertChannel;
 import io.idem.core.text.Redactor;
 import io.idem.server.config.AlertSettings;
 import io.idem.server.http.Json;
+import io.idem.server.outbound.Receivers;
+import io.idem.server.outbound.WebhookSignature;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -59,7 +61,7 @@ final class HttpAlertChannel implements AlertChannel {
             HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return verdict(response.statusCode(), response.body());
         } catch (IOException e) {
-            return new Delivery.Refused("no answer (" + e.getClass().getSimpleName() + ")");
+            return new Delivery.Refused(Receivers.noAnswer(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Delivery.Refused("interrupted");
@@ -97,12 +99,9 @@ final class HttpAlertChannel implements AlertChannel {
 
     /** 2xx is taken, except a Telegram answer that says {@code "ok": false}. */
     private Delivery verdict(int status, String body) {
-        String said = redactor.redact(body == null ? "" : body.strip());
-        if (said.length() > 200) {
-            said = said.substring(0, 200) + "…";
-        }
+        String said = Receivers.said(redactor, body);
         if (status / 100 != 2) {
-            return new Delivery.Refused("HTTP " + status + (said.isEmpty() ? "" : ": " + said));
+            return new Delivery.Refused(Receivers.refusal(status, said));
         }
         if (settings instanceof AlertSettings.Telegram) {
             JsonNode answer = parse(body);
@@ -123,10 +122,7 @@ final class HttpAlertChannel implements AlertChannel {
 
     /** The channels of an {@code alerts:} block, on one shared client. */
     static java.util.List<AlertChannel> of(AlertSettings alerts, Redactor redactor, InstantSource clock) {
-        HttpClient client = HttpClient.newBuilder()
-                .connectTimeout(Duration.ofSeconds(5))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .build();
+        HttpClient client = Receivers.client();
         return alerts.channels().stream()
                 .<AlertChannel>map(c -> new HttpAlertChannel(c, client, redactor, clock))
                 .toList();

@@ -8,6 +8,7 @@ import io.idem.core.chat.ChatEngine;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.ChatRouting;
 import io.idem.core.chat.FailoverEvent;
+import io.idem.core.chat.StaticTierNotes;
 import io.idem.core.engine.HealthSentinel;
 import io.idem.core.engine.ProviderGate;
 import io.idem.core.engine.ProviderRegistry;
@@ -15,6 +16,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.routing.Routing;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.idem.core.spi.KeySpend;
+import io.idem.core.spi.ProviderSignals;
 import io.idem.core.text.Redactor;
 import io.idem.providers.ChatAdapters;
 import io.idem.providers.Vendors;
@@ -49,7 +51,7 @@ public final class ChatNode implements AutoCloseable {
      * @param replays how repeated calls are recognised
      * @param keys where chat adapters read their keys (the configuration's credentials)
      * @param redactor the node's redactor, for adapters and the engine
-     * @param timings told how long each plain call took besides waiting on providers (the metrics)
+     * @param reporting this node's name, in the health events it writes, and where it tells its timings
      */
     public record Parts(
             ChatRouting chat,
@@ -61,7 +63,10 @@ public final class ChatNode implements AutoCloseable {
             InstantSource clock,
             UnaryOperator<String> keys,
             Redactor redactor,
-            ChatTimings timings) {}
+            Reporting reporting) {}
+
+    /** This node's name (in the health events it writes) and where plain calls' timings go (the metrics). */
+    public record Reporting(String node, ChatTimings timings) {}
 
     /**
      * How a repeated call is recognised: a client's {@code Idempotency-Key} (digested under {@code
@@ -72,9 +77,15 @@ public final class ChatNode implements AutoCloseable {
     /**
      * The chat side's stores: idempotency keys, key spend, and the audit writer (its owner closes
      * it after this node, so it commits what the last calls wrote); every attempt and failover is
-     * also told to {@code also} (the metrics).
+     * also told to {@code also} (the metrics); health verdicts and static-tier answers go to {@code
+     * signals}, the shared provider log.
      */
-    public record Stores(ChatIdempotencyStore keys, KeySpend spend, ChatAuditWriter audit, ChatAuditSink also) {}
+    public record Stores(
+            ChatIdempotencyStore keys,
+            KeySpend spend,
+            ChatAuditWriter audit,
+            ChatAuditSink also,
+            ProviderSignals signals) {}
 
     private HealthSentinel sentinel;
     private ChatAuditWriter audit;
@@ -130,7 +141,8 @@ public final class ChatNode implements AutoCloseable {
             }
         });
         audit = parts.stores().audit();
-        ChatAuditSink sinks = bothSinks(audit, parts.stores().also());
+        ChatAuditSink sinks = allSinks(List.of(
+                audit, parts.stores().also(), new StaticTierNotes(parts.stores().signals(), parts.clock())));
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), sinks, parts.clock(), parts.redactor());
         Set<String> fakeModels = models.values().stream()
                 .filter(m -> settings(parts, m.provider()).acceptsSimulate())
@@ -155,7 +167,7 @@ public final class ChatNode implements AutoCloseable {
                         parts.clock()),
                 new ChatFailures(parts.gate().breakers(), parts.clock()),
                 parts.clock(),
-                parts.timings());
+                parts.reporting().timings());
         startHealth(parts, adapters);
         log.info("chat models: {}", models.keySet());
     }
@@ -190,8 +202,11 @@ public final class ChatNode implements AutoCloseable {
                 new ProviderRegistry(checked, parts.redactor()),
                 parts.gate().breakers(),
                 parts.clock(),
+                io.idem.core.time.Ticker.system(),
                 parts.healthEvery(),
-                Duration.ofSeconds(5));
+                Duration.ofSeconds(5),
+                parts.stores().signals(),
+                parts.reporting().node());
         sentinel.start();
     }
 
@@ -209,18 +224,22 @@ public final class ChatNode implements AutoCloseable {
         return Optional.ofNullable(sentinel);
     }
 
-    private static ChatAuditSink bothSinks(ChatAuditSink first, ChatAuditSink second) {
+    /** Every record to each sink in turn. */
+    private static ChatAuditSink allSinks(List<ChatAuditSink> sinks) {
         return new ChatAuditSink() {
             @Override
             public void attempt(ChatAttempt attempt) {
-                first.attempt(attempt);
-                second.attempt(attempt);
+                sinks.forEach(sink -> sink.attempt(attempt));
             }
 
             @Override
             public void failover(FailoverEvent event) {
-                first.failover(event);
-                second.failover(event);
+                sinks.forEach(sink -> sink.failover(event));
+            }
+
+            @Override
+            public void degraded(ChatAttempt attempt) {
+                sinks.forEach(sink -> sink.degraded(attempt));
             }
         };
     }

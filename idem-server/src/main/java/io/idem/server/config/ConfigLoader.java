@@ -77,7 +77,19 @@ public final class ConfigLoader {
                 routing.inProcessFakes(),
                 engine(s, worker, routing),
                 routing.chat(),
-                AlertsReader.read(alertsNode(root)));
+                AlertsReader.read(alertsNode(root)),
+                webhooks(s));
+    }
+
+    private static IdemConfig.Webhooks webhooks(Settings s) {
+        return new IdemConfig.Webhooks(
+                s.bool("webhooks.allow_private_urls", "IDEM_WEBHOOKS_ALLOW_PRIVATE_URLS", false),
+                Duration.ofSeconds(s.intValue("webhooks.timeout_seconds", "IDEM_WEBHOOKS_TIMEOUT_SECONDS", 10, 1, 60)),
+                Duration.ofSeconds(
+                        s.intValue("webhooks.first_retry_seconds", "IDEM_WEBHOOKS_FIRST_RETRY_SECONDS", 5, 1, 3600)),
+                Duration.ofHours(s.intValue("webhooks.give_up_hours", "IDEM_WEBHOOKS_GIVE_UP_HOURS", 24, 1, 168)),
+                Duration.ofMillis(s.intValue("webhooks.poll_millis", "IDEM_WEBHOOKS_POLL_MILLIS", 1000, 100, 60_000)),
+                Duration.ofDays(s.intValue("webhooks.retention_days", "IDEM_WEBHOOKS_RETENTION_DAYS", 7, 1, 365)));
     }
 
     /** The {@code alerts:} block, or {@code ALERTS_JSON} when set (it wins, as the environment does). */

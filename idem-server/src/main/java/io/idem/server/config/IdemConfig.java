@@ -22,6 +22,7 @@ import java.util.Set;
  * @param inProcessFakes providers whose fake vendor runs inside this process (no base_url given)
  * @param chat chat models, chat-only providers and lane policies for {@code /v1/chat/completions}
  * @param alerts where operators hear about incidents, and the quiet period that keeps flaps out
+ * @param webhooks how event webhooks are sent, and where they may go
  */
 public record IdemConfig(
         NodeRole role,
@@ -32,7 +33,8 @@ public record IdemConfig(
         Set<String> inProcessFakes,
         Engine engine,
         ChatRouting chat,
-        AlertSettings alerts) {
+        AlertSettings alerts,
+        Webhooks webhooks) {
 
     public IdemConfig {
         Objects.requireNonNull(role, "role");
@@ -44,6 +46,7 @@ public record IdemConfig(
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(chat, "chat");
         Objects.requireNonNull(alerts, "alerts");
+        Objects.requireNonNull(webhooks, "webhooks");
     }
 
     /** The configuration as {@link #describe()} renders it: a record's own rendering would print secrets. */
@@ -184,6 +187,38 @@ public record IdemConfig(
     }
 
     /**
+     * Outbound event webhooks (subscriptions and job callbacks).
+     *
+     * @param allowPrivateUrls whether events may go to loopback and private addresses (tests, a
+     *     receiver on the same network); off by default
+     * @param timeout how long one attempt may take
+     * @param firstRetry the pause after a first failed attempt (it doubles up to an hour)
+     * @param giveUpAfter how long after an event its deliveries are still tried
+     * @param poll how often each node looks for new events and due deliveries
+     * @param retention how long ended deliveries stay in the delivery log
+     */
+    public record Webhooks(
+            boolean allowPrivateUrls,
+            Duration timeout,
+            Duration firstRetry,
+            Duration giveUpAfter,
+            Duration poll,
+            Duration retention) {
+        public Webhooks {
+            Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(firstRetry, "firstRetry");
+            Objects.requireNonNull(giveUpAfter, "giveUpAfter");
+            Objects.requireNonNull(poll, "poll");
+            Objects.requireNonNull(retention, "retention");
+        }
+
+        /** How long a claim keeps a delivery from other nodes: three attempts' time. */
+        public Duration lease() {
+            return timeout.multipliedBy(3);
+        }
+    }
+
+    /**
      * The windows in which an SDK's retry of a request without {@code Idempotency-Key} is merged
      * into it.
      *
@@ -306,6 +341,15 @@ public record IdemConfig(
         routing.lanes()
                 .forEach((lane, members) ->
                         out.append(" lane.").append(lane).append("=").append(members));
+        out.append(" webhooks=[timeout=")
+                .append(webhooks.timeout().toSeconds())
+                .append("s first_retry=")
+                .append(webhooks.firstRetry().toSeconds())
+                .append("s give_up=")
+                .append(webhooks.giveUpAfter().toHours())
+                .append("h allow_private_urls=")
+                .append(webhooks.allowPrivateUrls())
+                .append(']');
         out.append(" alerts=")
                 .append(alerts.channels().stream()
                         .map(c ->

@@ -63,6 +63,16 @@ public final class Json {
         return body;
     }
 
+    /** A field a route does not know is refused ({@code 400 unknown_field}), not ignored: a typo must not pass for a setting. */
+    public static void refuseUnknown(JsonNode body, java.util.Set<String> known) {
+        body.fieldNames().forEachRemaining(field -> {
+            if (!known.contains(field)) {
+                throw ApiError.badRequest(
+                        "unknown_field", "unknown field '" + field + "'; known: " + new java.util.TreeSet<>(known));
+            }
+        });
+    }
+
     /** A text field of a request body: {@code fallback} when absent or null, a 400 when not a string. */
     public static String text(JsonNode body, String field, String fallback) {
         JsonNode node = body.get(field);

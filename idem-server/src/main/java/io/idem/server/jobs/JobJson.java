@@ -59,6 +59,7 @@ public final class JobJson {
                         .map(m -> m.stripTrailingZeros().toPlainString())
                         .orElse(null));
         out.put("spent_usd", job.spentUsd().stripTrailingZeros().toPlainString());
+        out.put("callback_url", job.spec().callbackUrl().orElse(null));
         return out;
     }
 

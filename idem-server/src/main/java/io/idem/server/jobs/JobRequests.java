@@ -11,6 +11,7 @@ import io.idem.core.routing.Routing;
 import io.idem.server.http.ApiError;
 import io.idem.server.http.Json;
 import io.idem.server.http.MaxCost;
+import io.idem.server.outbound.OutboundUrls;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -27,6 +28,9 @@ import java.util.regex.Pattern;
  * canonical request hash that idempotency compares.
  */
 public final class JobRequests {
+    /** Where the job's end is announced, signed (docs/operations.md#webhooks). */
+    static final String CALLBACK_URL = "callback_url";
+
     static final Set<String> FIELDS = Set.of(
             "prompt",
             "model",
@@ -39,7 +43,8 @@ public final class JobRequests {
             "provider_policy",
             "simulate",
             "metadata",
-            MaxCost.FIELD);
+            MaxCost.FIELD,
+            CALLBACK_URL);
     static final List<String> KINDS =
             java.util.Arrays.stream(JobKind.values()).map(JobKind::wire).toList();
     private static final Pattern SIMULATE = Pattern.compile(
@@ -51,6 +56,7 @@ public final class JobRequests {
     private final CandidatePlanner planner;
     private final io.idem.core.routing.Eligibility eligibility;
     private final DeferralSettings deadlines;
+    private final OutboundUrls callbacks;
 
     /** Who asks: the key attributes routing depends on. */
     public record Asker(java.util.Optional<String> jurisdiction, boolean adultApproved) {
@@ -68,6 +74,16 @@ public final class JobRequests {
     /** {@code deadlines}: the deadline a request gets when it names none, and the longest it may name. */
     public JobRequests(
             Routing routing, java.util.function.Function<String, String> environment, DeferralSettings deadlines) {
+        this(routing, environment, deadlines, new OutboundUrls(false));
+    }
+
+    /** {@code callbacks}: where a {@code callback_url} may point. */
+    public JobRequests(
+            Routing routing,
+            java.util.function.Function<String, String> environment,
+            DeferralSettings deadlines,
+            OutboundUrls callbacks) {
+        this.callbacks = callbacks;
         this.deadlines = deadlines;
         this.routing = routing;
         this.planner = new CandidatePlanner(routing);
@@ -173,7 +189,21 @@ public final class JobRequests {
                 deadline,
                 simulate,
                 metadataJson,
-                MaxCost.read(body));
+                MaxCost.read(body),
+                callbackUrl(body));
+    }
+
+    /** {@code callback_url}: absent or null is none; anything else must be an address events may go to. */
+    private java.util.Optional<String> callbackUrl(JsonNode body) {
+        JsonNode node = body.get(CALLBACK_URL);
+        if (node == null || node.isNull()) {
+            return java.util.Optional.empty();
+        }
+        if (!node.isTextual()) {
+            throw ApiError.badRequest("invalid_" + CALLBACK_URL, CALLBACK_URL + " must be a URL string");
+        }
+        return java.util.Optional.of(
+                callbacks.check(CALLBACK_URL, node.textValue()).toString());
     }
 
     /** The candidates of a request: its lane, or its {@code provider_policy}, and its model. */
@@ -259,6 +289,7 @@ public final class JobRequests {
         spec.maxCostUsd()
                 .ifPresent(max ->
                         canonical.put(MaxCost.FIELD, max.stripTrailingZeros().toPlainString()));
+        spec.callbackUrl().ifPresent(url -> canonical.put(CALLBACK_URL, url));
         try {
             return MessageDigest.getInstance("SHA-256").digest(Json.CANONICAL.writeValueAsBytes(canonical));
         } catch (NoSuchAlgorithmException | JsonProcessingException e) {

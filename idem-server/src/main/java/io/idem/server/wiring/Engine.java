@@ -102,8 +102,15 @@ public final class Engine implements AutoCloseable {
                 clock,
                 config.engine().worker().workerId());
         gate = new ProviderGate(breakers, new ProviderBudgets(parts.stores().spend(), dailyBudgets(parts), clock));
-        sentinel = push(
-                new HealthSentinel(registry, breakers, clock, config.engine().healthEvery(), HEALTH_TIMEOUT));
+        sentinel = push(new HealthSentinel(
+                registry,
+                breakers,
+                clock,
+                io.idem.core.time.Ticker.system(),
+                config.engine().healthEvery(),
+                HEALTH_TIMEOUT,
+                parts.stores().outbound().signals(),
+                config.engine().worker().workerId()));
         Runnable wakeLocal = config.role().runsWorker() ? startWorker(parts) : () -> {};
         JobWakeups wakeups =
                 push(new JobWakeups(parts.database(), wakeLocal, Map.of(PgBreakerStore.CHANNEL, this::refreshBreaker)));

@@ -27,12 +27,15 @@ import io.idem.server.jobs.JobsApi;
 import io.idem.server.jobs.Submissions;
 import io.idem.server.metrics.Metrics;
 import io.idem.server.metrics.MetricsApi;
+import io.idem.server.outbound.OutboundUrls;
 import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
 import io.idem.server.review.ReviewApi;
 import io.idem.server.status.StatusApi;
 import io.idem.server.status.StatusBoard;
+import io.idem.server.webhooks.SigningSecrets;
+import io.idem.server.webhooks.WebhooksApi;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -75,8 +78,9 @@ public final class HttpApi {
         var jobStores = parts.stores().jobs();
         var reads = jobStores.reads();
         // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
+        var outbound = new OutboundUrls(config.webhooks().allowPrivateUrls());
         var requests = new JobRequests(
-                parts.routing(), config.credentials()::get, config.engine().deferral());
+                parts.routing(), config.credentials()::get, config.engine().deferral(), outbound);
         var desk = new JobDesk(requests, submissions(config, parts), reads, links);
         Engine engine = parts.engine();
         var facts = new ProviderFacts(
@@ -93,6 +97,12 @@ public final class HttpApi {
                 new JobsApi(auth, desk, maxBytes),
                 new OpenAiImagesApi(auth, desk, parts.assets(), config.http().openaiWait(), maxBytes),
                 new AdminKeysApi(auth, parts.keys()),
+                new WebhooksApi(
+                        auth,
+                        parts.stores().outbound().subscriptions(),
+                        new SigningSecrets(parts.secret()),
+                        outbound,
+                        parts.clock()),
                 new ReviewApi(
                         auth, reads, jobStores.review(), engine.reconciler(), parts.assets(), links, parts.clock()),
                 new CancelApi(auth, reads, engine.canceller(), links),
@@ -106,20 +116,7 @@ public final class HttpApi {
                 new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
                 parts.chat().api().routes(auth, maxBytes),
                 new AssetsApi(auth, reads, parts.assets(), links),
-                new Console(new Console.Parts(
-                        new Console.SignIn(
-                                parts.keys(),
-                                parts.secret(),
-                                config.http().trustedProxies(),
-                                parts.stores().audit()),
-                        parts.routing(),
-                        desk,
-                        jobStores.review(),
-                        engine.reconciler(),
-                        facts,
-                        parts.stores().watch().dashboard(),
-                        parts.stores().watch().events(),
-                        parts.clock())),
+                console(config, parts, desk, facts),
                 new MetricsApi(auth, parts.metrics(), config.secrets().metricsToken()),
                 new InvoicesApi(
                         auth,
@@ -128,6 +125,25 @@ public final class HttpApi {
                         engine.registry().all().keySet(),
                         parts.clock()),
                 new Probes(parts.ready()));
+    }
+
+    /** The operator console, over the same desk, provider facts and stores as {@code /v1}. */
+    private static Console console(IdemConfig config, Parts parts, JobDesk desk, ProviderFacts facts) {
+        Engine engine = parts.engine();
+        return new Console(new Console.Parts(
+                new Console.SignIn(
+                        parts.keys(),
+                        parts.secret(),
+                        config.http().trustedProxies(),
+                        parts.stores().audit()),
+                parts.routing(),
+                desk,
+                parts.stores().jobs().review(),
+                engine.reconciler(),
+                facts,
+                parts.stores().watch().dashboard(),
+                parts.stores().watch().events(),
+                parts.clock()));
     }
 
     /** The management port: {@code GET /metrics} alone, for scrapers (and worker-only nodes). */

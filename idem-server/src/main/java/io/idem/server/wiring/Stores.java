@@ -16,8 +16,11 @@ import io.idem.core.spi.JobIntake;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.core.spi.JobReads;
 import io.idem.core.spi.KeySpend;
+import io.idem.core.spi.Outbox;
+import io.idem.core.spi.ProviderSignals;
 import io.idem.core.spi.ReviewStore;
 import io.idem.core.spi.SignalReads;
+import io.idem.core.spi.WebhookSubscriptions;
 import io.idem.core.spi.Webhooks;
 import io.idem.postgres.Database;
 import io.idem.postgres.PgAlertLedger;
@@ -34,9 +37,12 @@ import io.idem.postgres.PgInvoiceChecks;
 import io.idem.postgres.PgJobIntake;
 import io.idem.postgres.PgJobQueueStore;
 import io.idem.postgres.PgJobReads;
+import io.idem.postgres.PgOutbox;
+import io.idem.postgres.PgProviderSignals;
 import io.idem.postgres.PgReviewStore;
 import io.idem.postgres.PgSignalReads;
 import io.idem.postgres.PgSpendStore;
+import io.idem.postgres.PgWebhookSubscriptions;
 import io.idem.postgres.PgWebhooks;
 
 /**
@@ -51,7 +57,8 @@ public record Stores(
         KeySpend keySpend,
         BreakerStore breakers,
         ChatIdempotencyStore chatKeys,
-        Watch watch) {
+        Watch watch,
+        Outbound outbound) {
 
     /** The stores of the job path: intake, reads, the queue, review, cancel and vendor callbacks. */
     public record Jobs(
@@ -71,6 +78,11 @@ public record Stores(
             InvoiceChecks invoices,
             DashboardReads dashboard,
             EventReads events) {}
+    /**
+     * The stores of event webhooks: the outbox and its deliveries, the subscriptions, and the
+     * provider signals (health flips, static-tier activity) that become events.
+     */
+    public record Outbound(Outbox outbox, WebhookSubscriptions subscriptions, ProviderSignals signals) {}
 
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
@@ -97,6 +109,7 @@ public record Stores(
                         new PgSignalReads(db, backlog),
                         new PgInvoiceChecks(db),
                         new PgDashboardReads(db),
-                        new PgEventReads(db)));
+                        new PgEventReads(db)),
+                new Outbound(new PgOutbox(db), new PgWebhookSubscriptions(db), new PgProviderSignals(db)));
     }
 }

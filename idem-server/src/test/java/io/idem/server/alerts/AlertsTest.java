@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.postgres.TestDatabases;
 import io.idem.server.TestServer;
 import io.idem.server.http.Json;
+import io.idem.server.outbound.WebhookSignature;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * path, with its output appended to a log file. {@link #kill()} is SIGKILL: no shutdown hook, no
  * graceful hand-back, exactly what a crashed node looks like to the database and the vendors.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
     /** Small, quick-starting child JVMs: the machine is shared and the children do little work. */
     private static final List<String> JVM_OPTIONS =
             List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Xmx256m", "-XX:-UsePerfData");
@@ -45,7 +45,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Starts {@code idem <args>} with {@code env} over a cleaned copy of this process's environment. */
-    static ChildJvm start(String name, List<String> args, Map<String, String> env, Path log) {
+    public static ChildJvm start(String name, List<String> args, Map<String, String> env, Path log) {
         List<String> command = new ArrayList<>();
         command.add(javaBinary());
         command.addAll(JVM_OPTIONS);
@@ -113,7 +113,7 @@ final class ChildJvm implements AutoCloseable {
      * Waits until this run's output has a line matching {@code pattern}; returns its first group
      * (or the whole match). Fails if the process exits or the time runs out.
      */
-    String awaitLine(Pattern pattern, Duration within) {
+    public String awaitLine(Pattern pattern, Duration within) {
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
             Optional<String> found = find(pattern);
@@ -153,7 +153,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** SIGKILL, and waits until the process is gone. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         awaitExit(Duration.ofSeconds(10));
     }

@@ -29,6 +29,7 @@ class AbuseSuiteTest {
     private static TestServer server;
     private static String jobId;
     private static String keyId;
+    private static String webhookId;
 
     /** A JSON route and a valid body for it; the poison makes it invalid. */
     record Route(String method, String path, String validBody, boolean takesIdempotencyKey) {
@@ -77,6 +78,13 @@ class AbuseSuiteTest {
                 .body()
                 .get("id")
                 .asText();
+        webhookId = server.post(
+                        "/v1/webhooks",
+                        TestServer.ADMIN_KEY,
+                        "{\"url\": \"https://example.com/abuse\", \"event_types\": [\"breaker.opened\"]}")
+                .body()
+                .get("id")
+                .asText();
     }
 
     @AfterContainer
@@ -101,7 +109,11 @@ class AbuseSuiteTest {
                 new Route("POST", "/v1/route/check", "{\"prompt\": \"p\", \"n\": 1}"),
                 new Route("POST", "/v1/admin/keys", "{\"owner\": \"o\", \"role\": \"client\"}"),
                 new Route("PATCH", "/v1/admin/keys/" + keyId, "{\"daily_budget_usd\": 2, \"jurisdiction\": \"eu\"}"),
-                new Route("POST", "/v1/jobs/" + jobId + "/resolve", "{\"action\": \"fail\", \"note\": \"n\"}"));
+                new Route("POST", "/v1/jobs/" + jobId + "/resolve", "{\"action\": \"fail\", \"note\": \"n\"}"),
+                new Route(
+                        "POST",
+                        "/v1/webhooks",
+                        "{\"url\": \"https://example.com/hook\", \"event_types\": [\"job.failed\"], \"description\": \"d\"}"));
     }
 
     @Provide
@@ -179,6 +191,9 @@ class AbuseSuiteTest {
         if (route.path().startsWith("/v1/admin/keys/")) {
             return "daily_budget_usd";
         }
+        if (route.path().equals("/v1/webhooks")) {
+            return "description";
+        }
         if (route.path().endsWith("/resolve") || route.path().equals("/v1/admin/keys")) {
             return "note";
         }
@@ -240,6 +255,18 @@ class AbuseSuiteTest {
                 junk.map(value -> read("/v1/events?type=" + encode(value))),
                 junk.map(value -> read("/v1/events?since=" + encode(value))),
                 junk.map(value -> read("/v1/chat/attempts?cursor=" + encode(value))),
+                junk.map(id -> read("/v1/webhooks/" + encode(id))),
+                junk.map(id -> read("/v1/webhooks/" + encode(id) + "/deliveries")),
+                cursorText.map(text -> read("/v1/webhooks/" + webhookId + "/deliveries?cursor="
+                        + java.util.Base64.getUrlEncoder()
+                                .withoutPadding()
+                                .encodeToString(text.getBytes(StandardCharsets.UTF_8)))),
+                junk.map(id -> new Hostile(
+                        "DELETE",
+                        "/v1/webhooks/" + encode(id),
+                        "Authorization: Bearer " + TestServer.ADMIN_KEY + "\r\n",
+                        new byte[0],
+                        true)),
                 junk.map(id -> new Hostile(
                         "POST",
                         "/v1/jobs/" + encode(id) + "/cancel",
