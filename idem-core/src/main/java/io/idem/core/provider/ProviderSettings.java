@@ -94,11 +94,21 @@ public record ProviderSettings(
      *
      * @param apiKeyEnv the environment variable that carries its credential (never the credential)
      */
-    public record Endpoint(URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout) {
+    /**
+     * @param usageKeyEnv the variable holding the key that reads the vendor's usage or cost report,
+     *     where it needs another than the calls' (OpenAI's costs report needs an admin key)
+     */
+    public record Endpoint(
+            URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout, Optional<String> usageKeyEnv) {
         public Endpoint {
             Objects.requireNonNull(baseUrl, "baseUrl");
             Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
             Objects.requireNonNull(connectTimeout, "connectTimeout");
+            Objects.requireNonNull(usageKeyEnv, "usageKeyEnv");
+        }
+
+        public Endpoint(URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout) {
+            this(baseUrl, apiKeyEnv, connectTimeout, Optional.empty());
         }
     }
 
@@ -112,6 +122,10 @@ public record ProviderSettings(
 
     public Duration connectTimeout() {
         return endpoint.connectTimeout();
+    }
+
+    public Optional<String> usageKeyEnv() {
+        return endpoint.usageKeyEnv();
     }
 
     public boolean poll() {

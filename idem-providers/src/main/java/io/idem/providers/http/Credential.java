@@ -32,10 +32,15 @@ public sealed interface Credential {
 
     /** Reads the key named by {@code settings.apiKeyEnv()} through {@code environment} (e.g. {@code System::getenv}). */
     static Credential resolve(ProviderSettings settings, UnaryOperator<String> environment) {
-        if (settings.apiKeyEnv().isEmpty()) {
+        return fromVariable(settings.apiKeyEnv(), environment);
+    }
+
+    /** Reads the key in {@code name}, when one is named, through {@code environment}. */
+    static Credential fromVariable(java.util.Optional<String> name, UnaryOperator<String> environment) {
+        if (name.isEmpty()) {
             return new None();
         }
-        String variable = settings.apiKeyEnv().get();
+        String variable = name.get();
         String secret = environment.apply(variable);
         if (secret == null || secret.isBlank()) {
             return new Missing(variable, "environment variable " + variable + " is not set");

@@ -95,6 +95,11 @@ public final class VendorCalls {
         return Credential.resolve(settings, environment);
     }
 
+    /** The key that reads the vendor's usage report ({@code usage_key_env}); {@code None} when none is named. */
+    public Credential usageCredential() {
+        return Credential.fromVariable(settings.usageKeyEnv(), environment);
+    }
+
     /** What makes the vendor's words safe to keep: the node's secrets and the current key hidden. */
     public VendorText text() {
         return text(credential());

@@ -56,6 +56,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
     private final OpenAiTuning tuning;
     private final InstantSource clock;
     private final OpenAiEndpoints endpoints;
+    private final OpenAiCosts costs;
     private final OpenAiErrorReader errors;
     private final MediaDownloader downloader;
 
@@ -84,6 +85,7 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
         this.tuning = Objects.requireNonNull(tuning, "tuning");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.endpoints = OpenAiEndpoints.of(settings.baseUrl());
+        this.costs = new OpenAiCosts(calls, endpoints.base());
         this.errors = new OpenAiErrorReader(tuning.promptRefusal());
         this.downloader = new MediaDownloader(client, tuning.maxDownloadBytes());
     }
@@ -168,6 +170,17 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
                         VendorCalls.lookup(endpoints.models(), VendorCalls.HEALTH_TIMEOUT)
                                 .GET(),
                         credential));
+    }
+
+    /** The organization's costs report for the day (an admin key in {@code usage_key_env}); a total, not per call. */
+    @Override
+    public io.idem.core.spi.UsageAnswer usage(java.time.LocalDate day) {
+        try {
+            return costs.day(day);
+        } catch (RuntimeException e) {
+            return new io.idem.core.spi.UsageAnswer.Failed(
+                    "costs report failed in the adapter: " + e.getClass().getSimpleName());
+        }
     }
 
     private byte[] requestBody(GenerationCall call) {

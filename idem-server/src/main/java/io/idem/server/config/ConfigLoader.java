@@ -195,7 +195,7 @@ public final class ConfigLoader {
         java.util.stream.Stream.concat(
                         routing.routing().providers().values().stream(),
                         routing.chat().chatOnlyProviders().values().stream())
-                .flatMap(p -> p.apiKeyEnv().stream())
+                .flatMap(p -> java.util.stream.Stream.concat(p.apiKeyEnv().stream(), p.usageKeyEnv().stream()))
                 .forEach(variable -> {
                     String value = env.get(variable);
                     if (value != null && !value.isBlank()) {

@@ -34,6 +34,7 @@ final class RoutingReader {
             "adapter",
             "base_url",
             "api_key_env",
+            "usage_key_env",
             "model",
             "models",
             "connect_timeout_ms",
@@ -163,7 +164,11 @@ final class RoutingReader {
             return new ProviderSettings(
                     name,
                     vendor.name(),
-                    new ProviderSettings.Endpoint(uri, ProviderFields.keyVariable(p, vendor), connectTimeout),
+                    new ProviderSettings.Endpoint(
+                            uri,
+                            ProviderFields.keyVariable(p, vendor),
+                            connectTimeout,
+                            Optional.ofNullable(text(p, "usage_key_env"))),
                     model,
                     models,
                     pricing,

@@ -184,4 +184,20 @@ class ConfigLoaderTest {
                     .hasMessageContaining("'" + bad + "'");
         }
     }
+
+    @Test
+    void aUsageKeyIsNamedLikeTheCallKeyAndItsValueIsAmongTheSecrets() {
+        IdemConfig config = load(Map.of(
+                "PROVIDERS_JSON",
+                """
+                {"providers": {"openai": {"adapter": "openai_images", "usage_key_env": "OPENAI_ADMIN_KEY"}},
+                 "lanes": {"standard": ["openai"]}}""",
+                "OPENAI_API_KEY",
+                "sk-calls-0123456789",
+                "OPENAI_ADMIN_KEY",
+                "sk-admin-0123456789"));
+        assertThat(config.routing().providers().get("openai").usageKeyEnv()).contains("OPENAI_ADMIN_KEY");
+        assertThat(config.credentials()).containsEntry("OPENAI_ADMIN_KEY", "sk-admin-0123456789");
+        assertThat(config.secretValues().values()).contains("sk-admin-0123456789");
+    }
 }
