@@ -80,6 +80,7 @@ public final class ChatNode implements AutoCloseable {
     private ChatAuditWriter audit;
     private ChatApi api;
     private final Map<String, StaticChatAdapter> staticTier = new LinkedHashMap<>();
+    private Map<String, ChatModel> offered = Map.of();
 
     private ChatNode() {}
 
@@ -129,6 +130,7 @@ public final class ChatNode implements AutoCloseable {
                 models.put(name, model);
             }
         });
+        offered = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(models));
         audit = parts.stores().audit();
         ChatAuditSink sinks = bothSinks(audit, parts.stores().also());
         ChatEngine engine = new ChatEngine(models, adapters, parts.gate(), sinks, parts.clock(), parts.redactor());
@@ -197,6 +199,11 @@ public final class ChatNode implements AutoCloseable {
 
     public ChatApi api() {
         return api;
+    }
+
+    /** The chat models this node offers (those of enabled providers), in configuration order. */
+    public Map<String, ChatModel> offered() {
+        return offered;
     }
 
     /** The static last-resort tier's adapters, by provider, for their coverage counts. */
