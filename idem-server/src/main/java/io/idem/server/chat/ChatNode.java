@@ -81,6 +81,7 @@ public final class ChatNode implements AutoCloseable {
     private ChatApi api;
     private final Map<String, StaticChatAdapter> staticTier = new LinkedHashMap<>();
     private Map<String, ChatModel> offered = Map.of();
+    private ChatPlans plans;
 
     private ChatNode() {}
 
@@ -143,6 +144,7 @@ public final class ChatNode implements AutoCloseable {
                 fakeModels::contains,
                 parts.routing().lanes().keySet(),
                 parts.routing().defaultLane());
+        plans = new ChatPlans(reader, models, chat, new KeyBudget(parts.stores().spend(), parts.clock()));
         var idempotencyStore = parts.stores().keys();
         api = new ChatApi(
                 engine,
@@ -199,6 +201,11 @@ public final class ChatNode implements AutoCloseable {
 
     public ChatApi api() {
         return api;
+    }
+
+    /** What chat bodies would do, for the route check. */
+    public ChatPlans plans() {
+        return plans;
     }
 
     /** The chat models this node offers (those of enabled providers), in configuration order. */

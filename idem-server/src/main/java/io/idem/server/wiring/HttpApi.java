@@ -97,7 +97,7 @@ public final class HttpApi {
                         facts,
                         config.chat().models().values(),
                         parts.stores().watch().events())),
-                new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
+                new RouteCheckApi(auth, requests, parts.chat().plans(), facts, maxBytes),
                 new ModelsApi(
                         auth,
                         catalog(config, parts, facts),
