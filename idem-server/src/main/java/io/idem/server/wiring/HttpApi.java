@@ -86,7 +86,7 @@ public final class HttpApi {
         return List.of(
                 new JobsApi(auth, desk, maxBytes),
                 new OpenAiImagesApi(auth, desk, parts.assets(), config.http().openaiWait(), maxBytes),
-                new AdminKeysApi(auth, parts.keys()),
+                new AdminKeysApi(auth, parts.keys(), parts.chat().offered()::containsKey),
                 new ReviewApi(
                         auth, reads, jobStores.review(), engine.reconciler(), parts.assets(), links, parts.clock()),
                 new CancelApi(auth, reads, engine.canceller(), links),
