@@ -27,7 +27,7 @@ class ModelsApiTest {
         server = TestServer.start(Map.of("PROVIDERS_JSON", """
                 {"providers": {
                    "us": {"adapter": "fake", "base_url": "%1$s", "models": {"us-image": "vendor-us-1"},
-                          "chat_models": ["fake-chat-a"],
+                          "chat_models": {"fake-chat-a": "fake-chat-a", "vendor/chat-x": "fake-chat-b"},
                           "capabilities": {"jurisdictions": ["us"], "max_n": 1, "kinds": ["image"]}},
                    "eu": {"adapter": "fake", "base_url": "%1$s", "models": {"eu-image": "vendor-eu-1"},
                           "capabilities": {"jurisdictions": ["eu"], "max_n": 4}},
@@ -78,6 +78,11 @@ class ModelsApiTest {
         assertThat(chat.at("/idem/kinds/0").asText()).isEqualTo("chat");
         assertThat(chat.at("/idem/providers/0/provider").asText()).isEqualTo("us");
 
+        var slashed = server.get("/v1/models/vendor/chat-x", TestServer.ADMIN_KEY);
+        assertThat(slashed.status()).as(slashed.raw()).isEqualTo(200);
+        assertThat(slashed.body().get("id").asText()).isEqualTo("vendor/chat-x");
+        assertThat(slashed.body().at("/idem/providers/0/vendor_model").asText()).isEqualTo("fake-chat-b");
+
         JsonNode image = server.get("/v1/models/us-image", TestServer.ADMIN_KEY).body();
         assertThat(image.get("object").asText()).isEqualTo("model");
         assertThat(image.get("owned_by").asText()).isEqualTo("us");
@@ -92,7 +97,9 @@ class ModelsApiTest {
     @Test
     void aKeySeesChatModelsAndTheJobModelsItsRoutingAllows() {
         List<String> any = ids(TestServer.ADMIN_KEY);
-        assertThat(any).startsWith("fake-chat-a", "static").contains("us-image", "eu-image", "fake-image-v1");
+        assertThat(any)
+                .startsWith("fake-chat-a", "vendor/chat-x", "static")
+                .contains("us-image", "eu-image", "fake-image-v1");
         assertThat(any).doesNotContain("keyed-image", "off-image", "adult-image");
 
         List<String> eu = ids(key("eu-client", "{\"jurisdiction\": \"eu\", \"adult_approved\": true}"));
