@@ -65,4 +65,16 @@ try {
   out.broken = { raised: true, name: e.constructor.name, message: String(e.message), seen };
 }
 
+// 5. The models the key may use: the list (paged by the SDK), one model, and an unknown one.
+const ids = [];
+for await (const model of client.models.list()) ids.push(model.id);
+const one = await client.models.retrieve("fake-chat-b");
+out.models = { ids, one: { id: one.id, object: one.object, owned_by: one.owned_by } };
+try {
+  await client.models.retrieve("no-such-model");
+  out.models.unknown = { raised: false };
+} catch (e) {
+  out.models.unknown = { raised: e instanceof OpenAI.NotFoundError, status: e.status, code: e.code };
+}
+
 console.log(JSON.stringify(out));

@@ -14,7 +14,8 @@ import java.util.Set;
  *
  * <p>Precedence: {@code models}, else {@code model} + {@code fallback_models}, else the key's
  * {@code failover_defaults} (starting at {@code model}'s position when the defaults hold it, else
- * with {@code model} in front), else {@code model} alone. {@code models} together with {@code
+ * with {@code model} in place of the first default, so the last tier, usually {@code static}, stays),
+ * else {@code model} alone. {@code models} together with {@code
  * fallback_models} is refused. Duplicates collapse to their first occurrence (with its settings);
  * more than three distinct models the caller spelled out is refused naming the field, while a chain
  * derived from the key's defaults keeps its first three. Settings: an entry's own value, else the
@@ -85,7 +86,7 @@ public final class ChainPlanner {
         }
         List<ChainEntry> chain = new ArrayList<>();
         chain.add(ChainEntry.of(model.get()));
-        chain.addAll(defaults);
+        chain.addAll(defaults.subList(1, defaults.size()));
         return chain;
     }
 

@@ -43,11 +43,8 @@ public final class Eligibility {
         if (!p.enabled()) {
             reasons.add("disabled");
         }
-        if (p.apiKeyEnv().isPresent()) {
-            String value = environment.apply(p.apiKeyEnv().get());
-            if (value == null || value.isBlank()) {
-                reasons.add("missing_credential");
-            }
+        if (!keyed(p)) {
+            reasons.add("missing_credential");
         }
         if (model != null && !p.offers(model)) {
             reasons.add("model_not_offered");
@@ -57,6 +54,37 @@ public final class Eligibility {
             reasons.add(capability);
         }
         return reasons;
+    }
+
+    /**
+     * Why a caller from {@code jurisdiction} could use none of {@code provider}'s models whatever it
+     * asked ({@code disabled}, {@code missing_credential}, {@code jurisdiction_mismatch}); empty:
+     * it could use them.
+     */
+    public List<String> standing(String provider, Optional<String> jurisdiction) {
+        ProviderSettings p = routing.providers().get(provider);
+        if (p == null) {
+            return List.of("unknown_provider");
+        }
+        List<String> reasons = new ArrayList<>();
+        if (!p.enabled()) {
+            reasons.add("disabled");
+        }
+        if (!keyed(p)) {
+            reasons.add("missing_credential");
+        }
+        if (jurisdiction.isPresent() && !p.capabilities().jurisdictions().contains(jurisdiction.get())) {
+            reasons.add("jurisdiction_mismatch");
+        }
+        return reasons;
+    }
+
+    private boolean keyed(ProviderSettings p) {
+        if (p.apiKeyEnv().isEmpty()) {
+            return true;
+        }
+        String value = environment.apply(p.apiKeyEnv().get());
+        return value != null && !value.isBlank();
     }
 
     /** Whether every reason is a configuration matter (skipped in auto mode, an error when pinned). */

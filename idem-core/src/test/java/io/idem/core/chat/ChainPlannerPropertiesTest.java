@@ -64,6 +64,8 @@ class ChainPlannerPropertiesTest {
                 .containsAll(chain.models().subList(1, chain.models().size()));
         if (defaults.contains(model)) {
             assertThat(chain.models()).isEqualTo(defaults.subList(defaults.indexOf(model), defaults.size()));
+        } else if (defaults.size() > 1) {
+            assertThat(chain.models()).endsWith(defaults.getLast()).doesNotContain(defaults.getFirst());
         }
     }
 

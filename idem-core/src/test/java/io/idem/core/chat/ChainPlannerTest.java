@@ -78,10 +78,12 @@ class ChainPlannerTest {
     }
 
     @Test
-    void aModelOutsideTheDefaultsLeadsThemAndTheChainKeepsThree() {
-        assertThat(ChainPlanner.plan(ChainAsk.single("z"), defaults("a", "b", "c"))
+    void aModelOutsideTheDefaultsReplacesTheFirstDefaultAndKeepsTheLastTier() {
+        assertThat(ChainPlanner.plan(ChainAsk.single("z"), defaults("a", "b", "static"))
                         .models())
-                .containsExactly("z", "a", "b");
+                .containsExactly("z", "b", "static");
+        assertThat(ChainPlanner.plan(ChainAsk.single("z"), defaults("a")).models())
+                .containsExactly("z");
     }
 
     @Test

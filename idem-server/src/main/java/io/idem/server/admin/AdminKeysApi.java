@@ -20,10 +20,13 @@ import java.util.UUID;
 public final class AdminKeysApi implements Feature {
     private final Auth auth;
     private final KeyService keys;
+    private final java.util.function.Predicate<String> chatModels;
 
-    public AdminKeysApi(Auth auth, KeyService keys) {
+    /** {@code chatModels}: whether a chat model is offered, for the models a key's failover defaults name. */
+    public AdminKeysApi(Auth auth, KeyService keys, java.util.function.Predicate<String> chatModels) {
         this.auth = auth;
         this.keys = keys;
+        this.chatModels = chatModels;
     }
 
     @Override
@@ -144,7 +147,8 @@ public final class AdminKeysApi implements Feature {
                         money(body, "monthly_budget_usd"),
                         // the chat chain used when a call names none (validated: up to 3 models, timeouts, on)
                         body.has("failover_defaults")
-                                ? io.idem.server.chat.FailoverDefaultsJson.validate(body.get("failover_defaults"))
+                                ? io.idem.server.chat.FailoverDefaultsJson.validate(
+                                        body.get("failover_defaults"), chatModels)
                                 : null,
                         dedupeWindow(body)));
         Json.write(ctx, render(updated.orElseThrow(() -> ApiError.notFound("key"))));

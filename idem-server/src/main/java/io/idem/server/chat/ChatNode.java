@@ -91,6 +91,8 @@ public final class ChatNode implements AutoCloseable {
     private ChatAuditWriter audit;
     private ChatApi api;
     private final Map<String, StaticChatAdapter> staticTier = new LinkedHashMap<>();
+    private Map<String, ChatModel> offered = Map.of();
+    private ChatPlans plans;
 
     private ChatNode() {}
 
@@ -140,6 +142,7 @@ public final class ChatNode implements AutoCloseable {
                 models.put(name, model);
             }
         });
+        offered = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(models));
         audit = parts.stores().audit();
         ChatAuditSink sinks = allSinks(List.of(
                 audit, parts.stores().also(), new StaticTierNotes(parts.stores().signals(), parts.clock())));
@@ -153,6 +156,7 @@ public final class ChatNode implements AutoCloseable {
                 fakeModels::contains,
                 parts.routing().lanes().keySet(),
                 parts.routing().defaultLane());
+        plans = new ChatPlans(reader, models, chat, new KeyBudget(parts.stores().spend(), parts.clock()));
         var idempotencyStore = parts.stores().keys();
         api = new ChatApi(
                 engine,
@@ -212,6 +216,16 @@ public final class ChatNode implements AutoCloseable {
 
     public ChatApi api() {
         return api;
+    }
+
+    /** What chat bodies would do, for the route check. */
+    public ChatPlans plans() {
+        return plans;
+    }
+
+    /** The chat models this node offers (those of enabled providers), in configuration order. */
+    public Map<String, ChatModel> offered() {
+        return offered;
     }
 
     /** The static last-resort tier's adapters, by provider, for their coverage counts. */

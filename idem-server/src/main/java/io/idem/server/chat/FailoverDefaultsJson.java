@@ -24,16 +24,27 @@ public final class FailoverDefaultsJson {
     private FailoverDefaultsJson() {}
 
     /**
-     * Validates a PATCH value and returns the JSON to store (empty: clear the defaults).
+     * Validates a PATCH value and returns the JSON to store (empty: clear the defaults); every model
+     * it names must be {@code offered}.
      *
      * @throws ApiError 400 naming the offending field
      */
-    public static Optional<String> validate(JsonNode node) {
+    public static Optional<String> validate(JsonNode node, java.util.function.Predicate<String> offered) {
         if (node.isNull()) {
             return Optional.empty();
         }
         try {
-            read(node);
+            var models = read(node).models();
+            for (int i = 0; i < models.size(); i++) {
+                if (!offered.test(models.get(i).model())) {
+                    throw new ApiError(
+                            400,
+                            "model_not_found",
+                            "failover_defaults names model '" + models.get(i).model()
+                                    + "', which is not offered by this gateway",
+                            Map.of("param", "failover_defaults.models[" + i + "]"));
+                }
+            }
             return Optional.of(Json.MAPPER.writeValueAsString(node));
         } catch (InvalidChainException e) {
             throw new ApiError(400, "invalid_failover_defaults", e.getMessage(), Map.of("param", e.field()));

@@ -28,6 +28,8 @@ import io.idem.server.jobs.Submissions;
 import io.idem.server.metrics.Metrics;
 import io.idem.server.metrics.MetricsApi;
 import io.idem.server.outbound.OutboundUrls;
+import io.idem.server.models.ModelCatalog;
+import io.idem.server.models.ModelsApi;
 import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
@@ -83,20 +85,12 @@ public final class HttpApi {
                 parts.routing(), config.credentials()::get, config.engine().deferral(), outbound);
         var desk = new JobDesk(requests, submissions(config, parts), reads, links);
         Engine engine = parts.engine();
-        var facts = new ProviderFacts(
-                engine.registry(),
-                parts.routing(),
-                reads,
-                engine.gate(),
-                engine.sentinel(),
-                parts.clock(),
-                config.chat().chatOnlyProviders(),
-                parts.chat().sentinel());
+        var facts = facts(config, parts);
         long maxBytes = config.http().maxRequestBytes();
         return List.of(
                 new JobsApi(auth, desk, maxBytes),
                 new OpenAiImagesApi(auth, desk, parts.assets(), config.http().openaiWait(), maxBytes),
-                new AdminKeysApi(auth, parts.keys()),
+                new AdminKeysApi(auth, parts.keys(), parts.chat().offered()::containsKey),
                 new WebhooksApi(
                         auth,
                         parts.stores().outbound().subscriptions(),
@@ -113,7 +107,11 @@ public final class HttpApi {
                         facts,
                         config.chat().models().values(),
                         parts.stores().watch().events())),
-                new RouteCheckApi(auth, requests, engine.gate(), maxBytes, parts.clock()),
+                new RouteCheckApi(auth, requests, parts.chat().plans(), facts, maxBytes),
+                new ModelsApi(
+                        auth,
+                        catalog(config, parts, facts),
+                        parts.clock().instant().getEpochSecond()),
                 parts.chat().api().routes(auth, maxBytes),
                 new AssetsApi(auth, reads, parts.assets(), links),
                 console(config, parts, desk, facts),
@@ -158,6 +156,26 @@ public final class HttpApi {
     public static RetryMerge retryMerge(IdemConfig config) {
         var windows = config.engine().sdkRetries();
         return new RetryMerge(windows.defaultWindow(), windows.maxWindow());
+    }
+
+    private static ProviderFacts facts(IdemConfig config, Parts parts) {
+        return new ProviderFacts(
+                parts.engine().registry(),
+                parts.routing(),
+                parts.stores().jobs().reads(),
+                parts.engine().gate(),
+                parts.engine().sentinel(),
+                parts.clock(),
+                config.chat().chatOnlyProviders(),
+                parts.chat().sentinel());
+    }
+
+    private static ModelCatalog catalog(IdemConfig config, Parts parts, ProviderFacts facts) {
+        return new ModelCatalog(
+                parts.routing(),
+                new io.idem.core.routing.Eligibility(parts.routing(), config.credentials()::get),
+                parts.chat().offered().values(),
+                facts.providers()::get);
     }
 
     private static Submissions submissions(IdemConfig config, Parts parts) {

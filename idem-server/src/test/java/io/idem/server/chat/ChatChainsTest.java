@@ -113,6 +113,18 @@ class ChatChainsTest {
     }
 
     @Test
+    void aModelOutsideTheKeysDefaultsReplacesTheFirstDefaultAndKeepsTheLastTier() {
+        String key = keyWith(server, "outside", """
+                {"failover_defaults": {"models": ["fake-chat-a", "static"]}}""");
+        var reply = call(server, key, "\"model\":\"fake-chat-b\",\"simulate\":{\"fake-chat-b\":\"http_503\"}");
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        assertThat(reply.body().at("/idem/served_model").asText()).isEqualTo("static");
+        assertThat(reply.body().at("/idem/failover/attempts"))
+                .extracting(a -> a.get("model").asText())
+                .containsExactly("fake-chat-b", "static");
+    }
+
+    @Test
     void failoverDefaultsAreValidatedWhenSetAndShownOnTheKey() {
         var created = server.post("/v1/admin/keys", ADMIN, "{\"owner\":\"fd\",\"role\":\"client\"}");
         String path = "/v1/admin/keys/" + created.body().get("id").asText();
@@ -141,6 +153,15 @@ class ChatChainsTest {
         assertThat(good.status()).as(good.raw()).isEqualTo(200);
         assertThat(good.body().at("/failover_defaults/models/1/timeout_ms").asInt())
                 .isEqualTo(5000);
+        var unknown = server.send(
+                "PATCH", path, ADMIN, "{\"failover_defaults\":{\"models\":[\"fake-chat-a\",\"gpt-typo\"]}}", Map.of());
+        assertThat(unknown.status()).isEqualTo(400);
+        assertThat(unknown.body().at("/error/code").asText()).isEqualTo("model_not_found");
+        assertThat(unknown.body().at("/error/param").asText()).isEqualTo("failover_defaults.models[1]");
+        assertThat(unknown.body().at("/error/message").asText()).contains("gpt-typo");
+        assertThat(server.get("/v1/admin/keys", ADMIN).raw())
+                .as("a refused PATCH changes nothing")
+                .doesNotContain("gpt-typo");
         var cleared = server.send("PATCH", path, ADMIN, "{\"failover_defaults\":null}", Map.of());
         assertThat(cleared.body().get("failover_defaults").isNull()).isTrue();
     }

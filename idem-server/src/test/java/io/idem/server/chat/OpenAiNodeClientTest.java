@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The official {@code openai} npm client, unmodified, calls Idem plain and streaming
+ * The official {@code openai} npm client, unmodified, calls Idem plain and streaming, and lists its models
  * ({@code src/test/node}; {@code .ci/run} installs it with {@code npm ci}). Skipped only when there
  * is no {@code node} on the PATH.
  */
@@ -37,6 +37,14 @@ class OpenAiNodeClientTest {
                     .as(seen.toString())
                     .isTrue();
             assertThat(seen.at("/broken/seen").asText()).isEqualTo("Hello from");
+
+            assertThat(seen.at("/models/ids").toString())
+                    .contains("\"fake-chat-a\"", "\"static\"", "\"fake-image-v1\"");
+            assertThat(seen.at("/models/one/object").asText()).isEqualTo("model");
+            assertThat(seen.at("/models/one/owned_by").asText()).isEqualTo("backup");
+            assertThat(seen.at("/models/unknown/raised").asBoolean()).isTrue();
+            assertThat(seen.at("/models/unknown/status").asInt()).isEqualTo(404);
+            assertThat(seen.at("/models/unknown/code").asText()).isEqualTo("model_not_found");
         }
     }
 }
