@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * <p>The caller's request fields pass through unchanged; only {@code model}, {@code stream} and
  * {@code stream_options} are this attempt's. The POST asks for {@code 100 Continue} and is tracked by
  * a {@link SendTracker}: a connection lost before the body left is {@code Unavailable}, one lost
- * after is {@code Unconfirmed}; a stream that breaks before {@code [DONE]} is {@code Unconfirmed}
- * (billable unknown). A frame with an {@code error} key in a 200 stream is {@code Unconfirmed}
+ * after is {@code Unconfirmed}; a stream that breaks before {@code [DONE]} or a clean end after its
+ * {@code finish_reason} is {@code Unconfirmed} (billable unknown). A frame with an {@code error} key in a 200 stream is {@code Unconfirmed}
  * ({@code stream_error}). Never retried. Thread-safe.
  */
 public final class OpenAiChatAdapter implements ChatAdapter {
@@ -201,13 +201,22 @@ public final class OpenAiChatAdapter implements ChatAdapter {
         return new ChatReply.Served(new ChatCompletion(content.asText(""), finish, usage, id, Optional.empty()));
     }
 
-    /** Reads OpenAI's SSE frames into events; {@code [DONE]} ends the stream. */
+    /**
+     * Reads OpenAI's SSE frames into events. {@code [DONE]} ends the stream; so does a clean end of
+     * the body after a {@code finish_reason} (some OpenAI-compatible servers never send {@code
+     * [DONE]}). A body that ends without a finish is left to {@link StreamingExchange}: cut. Empty
+     * data frames are keep-alives and skipped; a data frame that is not JSON fails the stream
+     * ({@code malformed_stream}).
+     */
     private static void readStream(InputStream body, QueuedChatStream out, String requestId, VendorText text)
             throws IOException {
         StreamState state = new StreamState(requestId);
-        SseLines.sse(body, data -> {
+        boolean stopped = SseLines.sse(body, data -> {
             if (out.closed()) {
                 return false;
+            }
+            if (data.isBlank()) {
+                return true;
             }
             if (data.equals("[DONE]")) {
                 out.emit(state.end());
@@ -230,6 +239,9 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             state.take(frame).ifPresent(out::emit);
             return true;
         });
+        if (!stopped && state.finishReason != null) {
+            out.emit(state.end());
+        }
     }
 
     /** What a stream said so far: its id, finish reason and usage. */

@@ -64,8 +64,11 @@ final class ChatIntake {
                                 "content_policy_violation",
                                 "the prompt was flagged by the safety system"));
             }
-            case ChatMode.Fixed.OK, ChatMode.Fixed.MALFORMED, ChatMode.Fixed.TIMEOUT, ChatMode.Fixed.DISCONNECT ->
-                withAsk(body, ask -> act(mode, ask));
+            case ChatMode.Fixed.OK,
+                    ChatMode.Fixed.NO_DONE,
+                    ChatMode.Fixed.MALFORMED,
+                    ChatMode.Fixed.TIMEOUT,
+                    ChatMode.Fixed.DISCONNECT -> withAsk(body, ask -> act(mode, ask));
             case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _ ->
                 withAsk(body, ask -> act(mode, ask));
         };
@@ -90,7 +93,8 @@ final class ChatIntake {
                         ask,
                         sent,
                         ask.stream()
-                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, cut.tokens()))
+                                ? new Reply.Stream(
+                                        out -> wire.writeStream(out, tokens, Duration.ZERO, cut.tokens(), true))
                                 : new Reply.Stream(out -> wire.writeCutCompletion(out, wire.completion(tokens))));
             }
             case ChatMode.FirstTokenDelay delay ->
@@ -99,7 +103,7 @@ final class ChatIntake {
                         ask,
                         tokens.size(),
                         ask.stream()
-                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay.delay(), -1))
+                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay.delay(), -1, true))
                                 : new Reply.Stream(out -> {
                                     Thread.sleep(delay.delay());
                                     wire.writeCompletion(out, wire.completion(tokens));
@@ -109,6 +113,14 @@ final class ChatIntake {
                     Thread.sleep(slow.delay());
                     answer(wire, ask, tokens).write(out);
                 }));
+            case ChatMode.Fixed.NO_DONE ->
+                billThen(
+                        id,
+                        ask,
+                        tokens.size(),
+                        ask.stream()
+                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, -1, false))
+                                : new Reply.Stream(answer(wire, ask, tokens)));
             case ChatMode.Fixed.OK ->
                 billThen(
                         id,
@@ -132,7 +144,7 @@ final class ChatIntake {
 
     private static Reply.Streamer answer(ChatWire wire, ChatAsk ask, List<String> tokens) {
         return ask.stream()
-                ? out -> wire.writeStream(out, tokens, Duration.ZERO, -1)
+                ? out -> wire.writeStream(out, tokens, Duration.ZERO, -1, true)
                 : out -> wire.writeCompletion(out, wire.completion(tokens));
     }
 

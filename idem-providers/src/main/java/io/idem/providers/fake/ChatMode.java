@@ -23,7 +23,8 @@ sealed interface ChatMode {
         POLICY,
         AUTH,
         TIMEOUT,
-        DISCONNECT;
+        DISCONNECT,
+        NO_DONE;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);

@@ -62,9 +62,10 @@ final class ChatWire {
     /**
      * Streams the answer: a role chunk, then {@code firstTokenDelay}, then the tokens (all, or only
      * {@code cutAfter} of them and then nothing more), the finish chunk, the usage chunk when asked
-     * for, and {@code [DONE]}.
+     * for, and {@code [DONE]} when {@code sayDone} (else an SSE comment and the clean end of the
+     * body, as some OpenAI-compatible servers end their streams).
      */
-    void writeStream(OutputStream out, List<String> tokens, Duration firstTokenDelay, int cutAfter)
+    void writeStream(OutputStream out, List<String> tokens, Duration firstTokenDelay, int cutAfter, boolean sayDone)
             throws IOException, InterruptedException {
         writeHead(out, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache");
         frame(out, chunk(delta().put("role", "assistant").put("content", ""), null));
@@ -91,7 +92,8 @@ final class ChatWire {
             usage(last.putObject("usage"), tokens.size());
             frame(out, VendorBodies.write(last));
         }
-        writeChunk(out, "data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+        String end = sayDone ? "data: [DONE]\n\n" : ": keep-alive\n\ndata:\n\n";
+        writeChunk(out, end.getBytes(StandardCharsets.UTF_8));
         out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
     }

@@ -16,6 +16,7 @@ public final class FakeChatModes {
             "auth",
             "timeout",
             "disconnect",
+            "no_done",
             "stream_cut:N",
             "first_token_delay:MS",
             "slow:MS",

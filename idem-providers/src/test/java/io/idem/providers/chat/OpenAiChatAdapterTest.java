@@ -16,6 +16,7 @@ import io.idem.core.chat.ChatEvent;
 import io.idem.core.chat.ChatMessage;
 import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatRequest;
+import io.idem.core.chat.TokenUsage;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
@@ -158,6 +159,42 @@ class OpenAiChatAdapterTest {
         assertThat(events.getLast())
                 .isInstanceOfSatisfying(
                         ChatEvent.Failed.class, f -> assertThat(f.outcome()).isInstanceOf(Outcome.Unconfirmed.class));
+    }
+
+    @Test
+    void aStreamThatFinishedAndThenEndsCleanlyWithoutDoneIsComplete() throws Exception {
+        vendor.stubFor(
+                post("/v1/chat/completions")
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(200)
+                                        .withBody(
+                                                ": connected\n\n"
+                                                        + "data: {\"id\":\"c7\",\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n"
+                                                        + ": keep-alive\n\ndata:\n\n"
+                                                        + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+                                                        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":1}}\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getFirst()).isEqualTo(new ChatEvent.Token("He"));
+        assertThat(events.getLast())
+                .isEqualTo(new ChatEvent.Finished(
+                        "stop", Optional.of(new TokenUsage(4, 1)), Optional.of("c7"), Optional.empty()));
+    }
+
+    @Test
+    void aDataFrameThatIsNotJsonFailsTheStream() throws Exception {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withBody("data: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n" + "data: <html>\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getLast())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Failed.class,
+                        f -> assertThat(f.outcome())
+                                .isInstanceOfSatisfying(
+                                        Outcome.Unconfirmed.class,
+                                        u -> assertThat(u.code()).isEqualTo("malformed_stream")));
     }
 
     @Test

@@ -128,6 +128,29 @@ class ChatStreamingTest {
     }
 
     @Test
+    void aStreamThatFinishedAndEndsWithoutDoneIsACompletedAnswer() {
+        var reply = call(
+                server,
+                ADMIN,
+                "\"model\":\"fake-chat-a\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                        + "\"simulate\":{\"fake-chat-a\":\"no_done\"}");
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.raw()).endsWith("data: [DONE]\n\n").doesNotContain("\"error\"");
+        List<JsonNode> frames = frames(reply.raw());
+        assertThat(text(frames)).isEqualTo("Hello from fake-chat-a. You said: hi there");
+        assertThat(frames.get(frames.size() - 2).at("/choices/0/finish_reason").asText())
+                .isEqualTo("stop");
+        assertThat(frames.getLast().at("/usage/completion_tokens").asInt()).isEqualTo(7);
+        ChatCalls.awaitAudit(server);
+        assertThat(ChatCalls.query(
+                        server,
+                        "SELECT outcome || '/' || billable || '/' || completion_tokens FROM chat_attempts"
+                                + " ORDER BY id DESC LIMIT 1",
+                        String.class))
+                .isEqualTo("served/yes/7");
+    }
+
+    @Test
     void aStreamWhoseEveryModelFailsIsAPlainJsonErrorNotAStream() {
         var reply = call(
                 server,
