@@ -88,10 +88,10 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         }
         return switch (event) {
             case ChatEvent.Token token -> {
-                if (!token.text().isEmpty()) {
+                if (token.substantive()) {
                     tokensSeen++;
                 }
-                yield new StreamPiece.Text(token.text());
+                yield new StreamPiece.Text(token.text(), token.passthrough());
             }
             case ChatEvent.Finished finished -> finish(finished);
             case ChatEvent.Failed failed -> fail(failed.outcome());

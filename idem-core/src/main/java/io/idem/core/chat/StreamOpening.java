@@ -59,7 +59,7 @@ final class StreamOpening {
                 return AttemptEnd.failed(endFailed(book, model, late, prompt, started, probe), late);
             }
             switch (event.get()) {
-                case ChatEvent.Token token when token.text().isEmpty() -> {
+                case ChatEvent.Token token when !token.substantive() -> {
                     // a role-only chunk: nothing the client could have seen yet
                 }
                 case ChatEvent.Token token -> {

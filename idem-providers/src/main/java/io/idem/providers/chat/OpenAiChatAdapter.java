@@ -25,8 +25,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,8 @@ public final class OpenAiChatAdapter implements ChatAdapter {
 
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
     private static final Logger log = LoggerFactory.getLogger(OpenAiChatAdapter.class);
+    /** A message's (or delta's) fields Idem writes itself; the rest pass through. */
+    private static final Set<String> MESSAGE_OWN = Set.of("role", "content");
 
     private final ProviderSettings settings;
     private final HttpClient client;
@@ -191,14 +195,21 @@ public final class OpenAiChatAdapter implements ChatAdapter {
         Optional<JsonNode> root = ChatJson.parse(response.body());
         JsonNode choice = root.map(r -> r.path("choices").path(0)).orElse(ChatJson.MISSING);
         JsonNode content = choice.path("message").path("content");
-        if (!choice.isObject() || !(content.isTextual() || content.isNull())) {
+        boolean toolCallsOnly =
+                content.isMissingNode() && choice.path("message").has("tool_calls");
+        if (!choice.isObject() || !(content.isTextual() || content.isNull() || toolCallsOnly)) {
             return new ChatReply.Failed(
                     new Outcome.Unavailable("malformed_response", "a 200 without a readable choice", 200, requestId));
         }
         String finish = ChatJson.text(choice, "finish_reason").orElse("stop");
         Optional<TokenUsage> usage = root.flatMap(r -> ChatJson.usage(r.path("usage")));
         Optional<String> id = Optional.ofNullable(requestId).or(() -> root.flatMap(r -> ChatJson.text(r, "id")));
-        return new ChatReply.Served(new ChatCompletion(content.asText(""), finish, usage, id, Optional.empty()));
+        String passthrough = ChatJson.bundle(Map.of(
+                "message", ChatJson.kept(choice.path("message"), MESSAGE_OWN),
+                "logprobs", choice.path("logprobs"),
+                "system_fingerprint", root.get().path("system_fingerprint")));
+        return new ChatReply.Served(
+                new ChatCompletion(content.asText(""), finish, usage, id, Optional.empty(), passthrough));
     }
 
     /**
@@ -263,9 +274,11 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             JsonNode choice = frame.path("choices").path(0);
             ChatJson.text(choice, "finish_reason").ifPresent(reason -> finishReason = reason);
             JsonNode text = choice.path("delta").path("content");
-            if (text.isTextual()) {
+            String passthrough = ChatJson.bundle(Map.of(
+                    "delta", ChatJson.kept(choice.path("delta"), MESSAGE_OWN), "logprobs", choice.path("logprobs")));
+            if (text.isTextual() || !passthrough.isEmpty()) {
                 content = true;
-                return Optional.of(new ChatEvent.Token(text.asText()));
+                return Optional.of(new ChatEvent.Token(text.asText(""), passthrough));
             }
             return Optional.empty();
         }

@@ -69,7 +69,7 @@ final class ChatIntake {
                     ChatMode.Fixed.MALFORMED,
                     ChatMode.Fixed.TIMEOUT,
                     ChatMode.Fixed.DISCONNECT -> withAsk(body, ask -> act(mode, ask));
-            case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _ ->
+            case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _, ChatMode.ToolCall _ ->
                 withAsk(body, ask -> act(mode, ask));
         };
     }
@@ -86,33 +86,14 @@ final class ChatIntake {
                                 new WireResponse(200, java.util.Map.of("X-Request-Id", id), wire.emptyCompletion()));
             case ChatMode.Fixed.TIMEOUT -> billThen(id, ask, tokens.size(), new Reply.Hold());
             case ChatMode.Fixed.DISCONNECT -> billThen(id, ask, tokens.size(), new Reply.Reset());
-            case ChatMode.StreamCut cut -> {
-                int sent = Math.min(cut.tokens(), tokens.size());
-                yield billThen(
-                        id,
-                        ask,
-                        sent,
-                        ask.stream()
-                                ? new Reply.Stream(
-                                        out -> wire.writeStream(out, tokens, Duration.ZERO, cut.tokens(), true))
-                                : new Reply.Stream(out -> wire.writeCutCompletion(out, wire.completion(tokens))));
-            }
-            case ChatMode.FirstTokenDelay delay ->
-                billThen(
-                        id,
-                        ask,
-                        tokens.size(),
-                        ask.stream()
-                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay.delay(), -1, true))
-                                : new Reply.Stream(out -> {
-                                    Thread.sleep(delay.delay());
-                                    wire.writeCompletion(out, wire.completion(tokens));
-                                }));
+            case ChatMode.StreamCut cut -> streamCut(id, wire, ask, cut.tokens());
+            case ChatMode.FirstTokenDelay delay -> firstTokenDelay(id, wire, ask, delay.delay());
             case ChatMode.Slow slow ->
                 billThen(id, ask, tokens.size(), new Reply.Stream(out -> {
                     Thread.sleep(slow.delay());
                     answer(wire, ask, tokens).write(out);
                 }));
+            case ChatMode.ToolCall tool -> toolCall(id, wire, ask, tool.name());
             case ChatMode.Fixed.NO_DONE ->
                 billThen(
                         id,
@@ -140,6 +121,43 @@ final class ChatIntake {
             case ChatMode.Unknown _, ChatMode.RateLimited _ ->
                 throw new IllegalStateException("answered from the head: " + mode);
         };
+    }
+
+    private Reply streamCut(String id, ChatWire wire, ChatAsk ask, int cutAfter) {
+        List<String> tokens = ask.answerTokens();
+        return billThen(
+                id,
+                ask,
+                Math.min(cutAfter, tokens.size()),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, cutAfter, true))
+                        : new Reply.Stream(out -> wire.writeCutCompletion(out, wire.completion(tokens))));
+    }
+
+    private Reply firstTokenDelay(String id, ChatWire wire, ChatAsk ask, Duration delay) {
+        List<String> tokens = ask.answerTokens();
+        return billThen(
+                id,
+                ask,
+                tokens.size(),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay, -1, true))
+                        : new Reply.Stream(out -> {
+                            Thread.sleep(delay);
+                            wire.writeCompletion(out, wire.completion(tokens));
+                        }));
+    }
+
+    private Reply toolCall(String id, ChatWire wire, ChatAsk ask, String name) {
+        ChatWire.Call called = wire.toolCall(name);
+        return billThen(
+                id,
+                ask,
+                called.fragments().size(),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writeToolCallStream(out, called))
+                        : new Reply.Answer(new WireResponse(
+                                200, java.util.Map.of("X-Request-Id", id), wire.toolCallCompletion(called))));
     }
 
     private static Reply.Streamer answer(ChatWire wire, ChatAsk ask, List<String> tokens) {

@@ -38,6 +38,80 @@ final class ChatWire {
         return VendorBodies.write(root);
     }
 
+    /** One tool call the fake answers with: its id, tool name and arguments (in the fragments a stream sends). */
+    record Call(String id, String name, List<String> fragments) {
+        String arguments() {
+            return String.join("", fragments);
+        }
+    }
+
+    /** A call of {@code name} with the last user (or tool) message as its {@code text} argument. */
+    Call toolCall(String name) {
+        String arguments = new String(
+                VendorBodies.write(VendorBodies.JSON.createObjectNode().put("text", ask.lastUserText())),
+                StandardCharsets.UTF_8);
+        int third = Math.max(1, arguments.length() / 3);
+        List<String> fragments = List.of(
+                arguments.substring(0, third),
+                arguments.substring(third, Math.min(arguments.length(), 2 * third)),
+                arguments.substring(Math.min(arguments.length(), 2 * third)));
+        return new Call("call_" + id, name, fragments);
+    }
+
+    /** The plain answer that calls a tool: {@code content: null}, {@code finish_reason: tool_calls}. */
+    byte[] toolCallCompletion(Call call) {
+        ObjectNode root = head("chat.completion");
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        ObjectNode message = choice.putObject("message").put("role", "assistant");
+        message.putNull("content");
+        message.putNull("refusal");
+        ObjectNode tool = message.putArray("tool_calls").addObject();
+        tool.put("id", call.id()).put("type", "function");
+        tool.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+        choice.putNull("logprobs");
+        choice.put("finish_reason", "tool_calls");
+        root.put("system_fingerprint", "fp_fake");
+        usage(root.putObject("usage"), call.fragments().size());
+        return VendorBodies.write(root);
+    }
+
+    /**
+     * Streams a tool call as OpenAI does: a role chunk, a delta with the call's index, id, type and
+     * name, one delta per arguments fragment, the {@code tool_calls} finish, usage when asked for,
+     * and {@code [DONE]}.
+     */
+    void writeToolCallStream(OutputStream out, Call call) throws IOException {
+        writeHead(out, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache");
+        ObjectNode role = delta().put("role", "assistant");
+        role.putNull("content");
+        frame(out, chunk(role, null));
+        ObjectNode start = delta();
+        ObjectNode opening = start.putArray("tool_calls").addObject();
+        opening.put("index", 0).put("id", call.id()).put("type", "function");
+        opening.putObject("function").put("name", call.name()).put("arguments", "");
+        frame(out, chunk(start, null));
+        for (String fragment : call.fragments()) {
+            ObjectNode piece = delta();
+            piece.putArray("tool_calls")
+                    .addObject()
+                    .put("index", 0)
+                    .putObject("function")
+                    .put("arguments", fragment);
+            frame(out, chunk(piece, null));
+        }
+        frame(out, chunk(delta(), "tool_calls"));
+        if (ask.includeUsage()) {
+            ObjectNode last = head("chat.completion.chunk");
+            last.putArray("choices");
+            usage(last.putObject("usage"), call.fragments().size());
+            frame(out, VendorBodies.write(last));
+        }
+        writeChunk(out, "data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
     /** A {@code 200} that claims success and carries no choice: the {@code malformed} answer. */
     byte[] emptyCompletion() {
         ObjectNode root = head("chat.completion");

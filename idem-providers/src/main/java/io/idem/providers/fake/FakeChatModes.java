@@ -20,7 +20,8 @@ public final class FakeChatModes {
             "stream_cut:N",
             "first_token_delay:MS",
             "slow:MS",
-            "rate_limited:S");
+            "rate_limited:S",
+            "tool_call:NAME");
 
     private FakeChatModes() {}
 

@@ -37,6 +37,15 @@ class OpenAiNodeClientTest {
                     .as(seen.toString())
                     .isTrue();
             assertThat(seen.at("/broken/seen").asText()).isEqualTo("Hello from");
+
+            assertThat(seen.at("/tools/plain/finish").asText()).isEqualTo("tool_calls");
+            assertThat(seen.at("/tools/plain/name").asText()).isEqualTo("get_weather");
+            assertThat(seen.at("/tools/plain/arguments").asText()).isEqualTo("{\"text\":\"hi there\"}");
+            assertThat(seen.at("/tools/stream/finish").asText()).isEqualTo("tool_calls");
+            assertThat(seen.at("/tools/stream/name").asText()).isEqualTo("get_weather");
+            assertThat(seen.at("/tools/stream/arguments").asText()).isEqualTo("{\"text\":\"hi there\"}");
+            assertThat(seen.at("/tools/answered").asText())
+                    .isEqualTo("Hello from fake-chat-a. You said: 22C and sunny");
         }
     }
 }
