@@ -118,7 +118,7 @@ final class StreamOpening {
             AttemptBook book, ChatModel model, Outcome outcome, long prompt, Instant started, boolean probe) {
         return book.end(
                 model,
-                AttemptOutcomes.failed(outcome, model, new TokenUsage(prompt, 0)),
+                AttemptOutcomes.failed(outcome, model, TokenUsage.estimate(prompt, 0)),
                 started,
                 Optional.empty(),
                 Optional.of(outcome),

@@ -66,6 +66,7 @@ final class ChatIntake {
             }
             case ChatMode.Fixed.OK,
                     ChatMode.Fixed.NO_DONE,
+                    ChatMode.Fixed.NO_USAGE,
                     ChatMode.Fixed.MALFORMED,
                     ChatMode.Fixed.TIMEOUT,
                     ChatMode.Fixed.DISCONNECT -> withAsk(body, ask -> act(mode, ask));
@@ -76,7 +77,7 @@ final class ChatIntake {
 
     private Reply act(ChatMode mode, ChatAsk ask) {
         String id = book.nextId();
-        ChatWire wire = new ChatWire(id, ask, clock.instant().getEpochSecond());
+        ChatWire wire = new ChatWire(id, ask, clock.instant().getEpochSecond(), mode != ChatMode.Fixed.NO_USAGE);
         List<String> tokens = ask.answerTokens();
         return switch (mode) {
             case ChatMode.Fixed.MALFORMED ->
@@ -102,7 +103,7 @@ final class ChatIntake {
                         ask.stream()
                                 ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, -1, false))
                                 : new Reply.Stream(answer(wire, ask, tokens)));
-            case ChatMode.Fixed.OK ->
+            case ChatMode.Fixed.OK, ChatMode.Fixed.NO_USAGE ->
                 billThen(
                         id,
                         ask,

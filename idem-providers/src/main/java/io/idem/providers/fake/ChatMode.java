@@ -24,7 +24,8 @@ sealed interface ChatMode {
         AUTH,
         TIMEOUT,
         DISCONNECT,
-        NO_DONE;
+        NO_DONE,
+        NO_USAGE;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);

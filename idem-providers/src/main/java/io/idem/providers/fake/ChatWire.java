@@ -19,11 +19,14 @@ final class ChatWire {
     private final String id;
     private final ChatAsk ask;
     private final long created;
+    private final boolean counts;
 
-    ChatWire(String id, ChatAsk ask, long created) {
+    /** @param counts whether the answer reports its usage (the {@code no_usage} mode's does not) */
+    ChatWire(String id, ChatAsk ask, long created, boolean counts) {
         this.id = id;
         this.ask = ask;
         this.created = created;
+        this.counts = counts;
     }
 
     /** The plain answer's body. */
@@ -34,7 +37,9 @@ final class ChatWire {
         choice.putObject("message").put("role", "assistant").put("content", String.join("", tokens));
         choice.putNull("logprobs");
         choice.put("finish_reason", ask.finishReason());
-        usage(root.putObject("usage"), tokens.size());
+        if (counts) {
+            usage(root.putObject("usage"), tokens.size());
+        }
         return VendorBodies.write(root);
     }
 
@@ -160,7 +165,7 @@ final class ChatWire {
             return;
         }
         frame(out, chunk(delta(), ask.finishReason()));
-        if (ask.includeUsage()) {
+        if (ask.includeUsage() && counts) {
             ObjectNode last = head("chat.completion.chunk");
             last.putArray("choices");
             usage(last.putObject("usage"), tokens.size());

@@ -17,6 +17,7 @@ public final class FakeChatModes {
             "timeout",
             "disconnect",
             "no_done",
+            "no_usage",
             "stream_cut:N",
             "first_token_delay:MS",
             "slow:MS",

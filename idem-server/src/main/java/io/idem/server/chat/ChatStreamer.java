@@ -101,6 +101,7 @@ final class ChatStreamer {
     private ChatIdempotencyStore.Answer finish(SseFrames frames, StreamPiece.Done done) throws IOException {
         ObjectNode idem = ChatReport.body(
                 call.chain(), Optional.of(model), done.attempts(), Optional.empty(), done.degradationNotice());
+        ChatReport.labelEstimate(idem, done.usage());
         ObjectNode last =
                 ChatBodies.chunk(id, created, model, ChatBodies.delta(), done.finishReason(), call.includeUsage());
         last.set("idem", idem);

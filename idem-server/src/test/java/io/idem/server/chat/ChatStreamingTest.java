@@ -125,6 +125,12 @@ class ChatStreamingTest {
         });
         assertThat(frames)
                 .noneSatisfy(f -> assertThat(f.path("model").asText("")).isEqualTo("fake-chat-b"));
+        ChatCalls.awaitAudit(server);
+        assertThat(ChatCalls.query(
+                        server,
+                        "SELECT outcome || '/' || usage_estimated FROM chat_attempts ORDER BY id DESC LIMIT 1",
+                        String.class))
+                .isEqualTo("unconfirmed/true");
     }
 
     @Test
@@ -144,10 +150,37 @@ class ChatStreamingTest {
         ChatCalls.awaitAudit(server);
         assertThat(ChatCalls.query(
                         server,
-                        "SELECT outcome || '/' || billable || '/' || completion_tokens FROM chat_attempts"
-                                + " ORDER BY id DESC LIMIT 1",
+                        "SELECT outcome || '/' || billable || '/' || completion_tokens || '/' || usage_estimated"
+                                + " FROM chat_attempts ORDER BY id DESC LIMIT 1",
                         String.class))
-                .isEqualTo("served/yes/7");
+                .isEqualTo("served/yes/7/false");
+        assertThat(frames.get(frames.size() - 2).at("/idem").has("usage_estimated"))
+                .isFalse();
+    }
+
+    @Test
+    void usageTheVendorDidNotReportIsLabelledAnEstimateInTheAnswerAndTheAudit() {
+        var plain = call(server, ADMIN, "\"model\":\"fake-chat-a\",\"simulate\":{\"fake-chat-a\":\"no_usage\"}");
+        assertThat(plain.status()).isEqualTo(200);
+        assertThat(plain.body().at("/idem/usage_estimated").asBoolean()).isTrue();
+        assertThat(plain.body().at("/usage/completion_tokens").asInt()).isEqualTo(7);
+        var stream = call(
+                server,
+                ADMIN,
+                "\"model\":\"fake-chat-a\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                        + "\"simulate\":{\"fake-chat-a\":\"no_usage\"}");
+        List<JsonNode> frames = frames(stream.raw());
+        assertThat(frames.get(frames.size() - 2).at("/idem/usage_estimated").asBoolean())
+                .isTrue();
+        ChatCalls.awaitAudit(server);
+        assertThat(ChatCalls.query(
+                        server,
+                        "SELECT count(*) FROM (SELECT usage_estimated, outcome FROM chat_attempts"
+                                + " ORDER BY id DESC LIMIT 2) t WHERE usage_estimated AND outcome = 'served'",
+                        Long.class))
+                .isEqualTo(2L);
+        var counted = call(server, ADMIN, "\"model\":\"fake-chat-a\"");
+        assertThat(counted.body().at("/idem").has("usage_estimated")).isFalse();
     }
 
     @Test
