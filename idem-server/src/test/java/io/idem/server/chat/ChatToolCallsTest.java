@@ -78,6 +78,16 @@ class ChatToolCallsTest {
         assertThat(tool.at("/function/name").asText()).isEqualTo("get_weather");
         assertThat(tool.at("/function/arguments").asText()).isEqualTo("{\"text\":\"hi there\"}");
         assertThat(replay.body().at("/choices/0/message/content").isNull()).isTrue();
+
+        var streamedReplay = call(server, ADMIN, fields, Map.of("Idempotency-Key", "tool-stream-1"));
+        assertThat(streamedReplay.header("Idempotent-Replayed")).isEqualTo("true");
+        JsonNode replayed = frames(streamedReplay.raw()).stream()
+                .map(f -> f.at("/choices/0/delta/tool_calls/0"))
+                .filter(JsonNode::isObject)
+                .findFirst()
+                .orElseThrow();
+        assertThat(replayed.get("index").asInt()).isZero();
+        assertThat(replayed.at("/function/arguments").asText()).isEqualTo("{\"text\":\"hi there\"}");
     }
 
     @Test
