@@ -77,4 +77,45 @@ try {
   out.models.unknown = { raised: e instanceof OpenAI.NotFoundError, status: e.status, code: e.code };
 }
 
+// 6. Tool calls: a plain answer, a stream merged by the SDK's own helper, and the tool's result sent back.
+const tools = [
+  {
+    type: "function",
+    function: { name: "get_weather", parameters: { type: "object", properties: { text: { type: "string" } } } },
+  },
+];
+const called = await client.chat.completions.create({
+  model: "fake-chat-a",
+  messages,
+  tools,
+  tool_choice: "auto",
+  simulate: { "fake-chat-a": "tool_call:get_weather" },
+});
+const call = called.choices[0].message.tool_calls?.[0];
+const runner = client.chat.completions.stream({
+  model: "fake-chat-a",
+  messages,
+  tools,
+  simulate: { "fake-chat-a": "tool_call:get_weather" },
+});
+const merged = await runner.finalChatCompletion();
+const answered = await client.chat.completions.create({
+  model: "fake-chat-a",
+  tools,
+  messages: [
+    ...messages,
+    { role: "assistant", content: null, tool_calls: [call] },
+    { role: "tool", tool_call_id: call.id, content: "22C and sunny" },
+  ],
+});
+out.tools = {
+  plain: { finish: called.choices[0].finish_reason, name: call?.function?.name, arguments: call?.function?.arguments },
+  stream: {
+    finish: merged.choices[0].finish_reason,
+    name: merged.choices[0].message.tool_calls?.[0]?.function?.name,
+    arguments: merged.choices[0].message.tool_calls?.[0]?.function?.arguments,
+  },
+  answered: answered.choices[0].message.content,
+};
+
 console.log(JSON.stringify(out));

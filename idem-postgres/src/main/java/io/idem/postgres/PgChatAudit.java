@@ -73,8 +73,8 @@ public final class PgChatAudit implements ChatAuditWriter {
                         INSERT INTO chat_attempts (call_id, seq, api_key_id, owner, lane, requested_model, model,
                             provider, vendor_model, stream, outcome, error_code, error_message, reason, http_status,
                             provider_request_id, latency_ms, first_token_ms, prompt_tokens, completion_tokens,
-                            billable, cost_usd, started_at, finished_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            usage_estimated, billable, cost_usd, started_at, finished_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)) {
                     for (ChatAttempt a : attempts) {
                         bindAttempt(ps, a);
@@ -129,6 +129,7 @@ public final class PgChatAudit implements ChatAuditWriter {
         }
         ps.setLong(i++, r.usage().promptTokens());
         ps.setLong(i++, r.usage().completionTokens());
+        ps.setBoolean(i++, r.usage().estimated());
         ps.setString(i++, r.billable().wire());
         ps.setBigDecimal(i++, r.costUsd());
         ps.setTimestamp(i++, JobRows.timestamp(a.startedAt()));

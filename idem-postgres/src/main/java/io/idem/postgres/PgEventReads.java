@@ -50,8 +50,8 @@ public final class PgEventReads implements EventReads {
         SqlQuery q = new SqlQuery().sql("""
                 SELECT id, call_id, seq, api_key_id, owner, lane, requested_model, model, provider, vendor_model,
                        stream, outcome, error_code, error_message, reason, http_status, provider_request_id,
-                       latency_ms, first_token_ms, prompt_tokens, completion_tokens, billable, cost_usd,
-                       started_at, finished_at
+                       latency_ms, first_token_ms, prompt_tokens, completion_tokens, usage_estimated, billable,
+                       cost_usd, started_at, finished_at
                   FROM chat_attempts WHERE true""");
         if (filter.owner() != null) {
             q.sql(" AND owner = ?", filter.owner());
@@ -135,6 +135,7 @@ public final class PgEventReads implements EventReads {
                 new StoredChatAttempt.Bill(
                         rs.getLong("prompt_tokens"),
                         rs.getLong("completion_tokens"),
+                        rs.getBoolean("usage_estimated"),
                         rs.getString("billable"),
                         rs.getBigDecimal("cost_usd")),
                 new StoredChatAttempt.Timing(

@@ -243,7 +243,8 @@ public final class ChatEngine {
         return switch (reply) {
             case ChatReply.Served served -> {
                 ChatCompletion completion = served.completion();
-                TokenUsage usage = completion.usage().orElseGet(() -> new TokenUsage(prompt, words(completion.text())));
+                TokenUsage usage =
+                        completion.usage().orElseGet(() -> TokenUsage.estimate(prompt, words(completion.text())));
                 AttemptResult result = AttemptOutcomes.served(model, usage, completion.requestId());
                 ChatAttempt attempt = book.end(
                         model,
@@ -261,7 +262,7 @@ public final class ChatEngine {
             case ChatReply.Failed failed -> {
                 ChatAttempt attempt = book.end(
                         model,
-                        AttemptOutcomes.failed(failed.outcome(), model, new TokenUsage(prompt, 0)),
+                        AttemptOutcomes.failed(failed.outcome(), model, TokenUsage.estimate(prompt, 0)),
                         started,
                         Optional.empty(),
                         Optional.of(failed.outcome()),

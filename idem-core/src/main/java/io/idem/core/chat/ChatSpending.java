@@ -42,7 +42,7 @@ final class ChatSpending {
 
     static BigDecimal expected(ChatModel model, ChatRequest request) {
         int completion = request.maxTokens() > 0 ? request.maxTokens() : UNBOUNDED_COMPLETION_TOKENS;
-        return model.cost(new TokenUsage(AttemptOutcomes.estimatedPromptTokens(request), completion));
+        return model.cost(TokenUsage.estimate(AttemptOutcomes.estimatedPromptTokens(request), completion));
     }
 
     /** The ceiling, before the gate: a model past it never takes the breaker's probe. */

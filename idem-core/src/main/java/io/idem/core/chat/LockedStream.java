@@ -88,10 +88,10 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         }
         return switch (event) {
             case ChatEvent.Token token -> {
-                if (!token.text().isEmpty()) {
+                if (token.substantive()) {
                     tokensSeen++;
                 }
-                yield new StreamPiece.Text(token.text());
+                yield new StreamPiece.Text(token.text(), token.passthrough());
             }
             case ChatEvent.Finished finished -> finish(finished);
             case ChatEvent.Failed failed -> fail(failed.outcome());
@@ -101,7 +101,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
     private StreamPiece finish(ChatEvent.Finished finished) {
         ended = true;
         upstream.close();
-        TokenUsage usage = finished.usage().orElseGet(() -> new TokenUsage(promptEstimate, tokensSeen));
+        TokenUsage usage = finished.usage().orElseGet(() -> TokenUsage.estimate(promptEstimate, tokensSeen));
         AttemptResult result = AttemptOutcomes.served(model, usage, finished.requestId());
         ChatAttempt attempt = book.end(
                 model,
@@ -119,7 +119,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
     private StreamPiece fail(Outcome outcome) {
         ended = true;
         upstream.close();
-        AttemptResult result = AttemptOutcomes.failed(outcome, model, new TokenUsage(promptEstimate, tokensSeen));
+        AttemptResult result = AttemptOutcomes.failed(outcome, model, TokenUsage.estimate(promptEstimate, tokensSeen));
         book.end(model, result, started, Optional.of(firstToken), Optional.of(outcome), probe);
         return new StreamPiece.Broken(outcome, book.attempts());
     }

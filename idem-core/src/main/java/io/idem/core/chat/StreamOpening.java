@@ -59,7 +59,7 @@ final class StreamOpening {
                 return AttemptEnd.failed(endFailed(book, model, late, prompt, started, probe), late);
             }
             switch (event.get()) {
-                case ChatEvent.Token token when token.text().isEmpty() -> {
+                case ChatEvent.Token token when !token.substantive() -> {
                     // a role-only chunk: nothing the client could have seen yet
                 }
                 case ChatEvent.Token token -> {
@@ -118,7 +118,7 @@ final class StreamOpening {
             AttemptBook book, ChatModel model, Outcome outcome, long prompt, Instant started, boolean probe) {
         return book.end(
                 model,
-                AttemptOutcomes.failed(outcome, model, new TokenUsage(prompt, 0)),
+                AttemptOutcomes.failed(outcome, model, TokenUsage.estimate(prompt, 0)),
                 started,
                 Optional.empty(),
                 Optional.of(outcome),

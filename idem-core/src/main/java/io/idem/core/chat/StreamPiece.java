@@ -7,10 +7,15 @@ import java.util.Optional;
 
 /** What a locked stream yields next to the client. */
 public sealed interface StreamPiece {
-    /** Content to forward. */
-    record Text(String text) implements StreamPiece {
+    /** Content to forward, with what else the vendor's chunk said ({@link ChatEvent.Token#passthrough()}). */
+    record Text(String text, String passthrough) implements StreamPiece {
         public Text {
             Objects.requireNonNull(text, "text");
+            Objects.requireNonNull(passthrough, "passthrough");
+        }
+
+        public Text(String text) {
+            this(text, "");
         }
     }
 

@@ -51,7 +51,8 @@ public record StoredChatAttempt(
             Optional<String> providerRequestId) {}
 
     /** Tokens counted, whether it billed ({@code yes}, {@code no}, {@code unknown}) and its cost. */
-    public record Bill(long promptTokens, long completionTokens, String billable, BigDecimal costUsd) {}
+    public record Bill(
+            long promptTokens, long completionTokens, boolean usageEstimated, String billable, BigDecimal costUsd) {}
 
     /** How long it took (to the first token, for a stream) and when it ran. */
     public record Timing(long latencyMs, Optional<Long> firstTokenMs, Instant startedAt, Instant finishedAt) {}

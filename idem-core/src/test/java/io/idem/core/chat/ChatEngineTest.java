@@ -175,6 +175,24 @@ class ChatEngineTest {
     }
 
     @Test
+    void aStreamWithoutTheVendorsCountIsServedWithAnEstimateLabelledAsOne() throws Exception {
+        a.events = List.of(
+                new ChatEvent.Token("Hi"),
+                new ChatEvent.Token(" you"),
+                new ChatEvent.Finished("stop", Optional.empty(), Optional.empty(), Optional.empty()));
+        var start = engine.stream(chain(Trigger.all(), "ma"), REQUEST, caller(UnconfirmedPolicy.FAILOVER));
+        try (LockedStream locked = (LockedStream) start) {
+            assertThat(locked.next()).isEqualTo(new StreamPiece.Text("Hi"));
+            assertThat(locked.next()).isEqualTo(new StreamPiece.Text(" you"));
+            assertThat(locked.next()).isInstanceOfSatisfying(StreamPiece.Done.class, done -> {
+                assertThat(done.usage().estimated()).isTrue();
+                assertThat(done.usage().completionTokens()).isEqualTo(2);
+            });
+        }
+        assertThat(audit.attempts.getLast().result().usage().estimated()).isTrue();
+    }
+
+    @Test
     void aStreamFailsOverBeforeItsFirstTokenAndLocksToTheModelThatProducedOne() throws Exception {
         a.events = List.of(
                 new ChatEvent.Token(""),

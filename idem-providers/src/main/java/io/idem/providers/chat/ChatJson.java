@@ -3,9 +3,12 @@ package io.idem.providers.chat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.TokenUsage;
 import java.io.IOException;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** The chat adapters' JSON mapper and tolerant readers: a vendor may send anything. */
 final class ChatJson {
@@ -43,7 +46,38 @@ final class ChatJson {
         }
         long prompt = usage.path("prompt_tokens").asLong();
         long completion = usage.path("completion_tokens").asLong();
-        return prompt < 0 || completion < 0 ? Optional.empty() : Optional.of(new TokenUsage(prompt, completion));
+        long cached = Math.max(
+                0, usage.path("prompt_tokens_details").path("cached_tokens").asLong(0));
+        long reasoning = Math.max(
+                0,
+                usage.path("completion_tokens_details").path("reasoning_tokens").asLong(0));
+        return prompt < 0 || completion < 0
+                ? Optional.empty()
+                : Optional.of(new TokenUsage(prompt, completion, cached, reasoning));
+    }
+
+    /** The fields of {@code node} but {@code skipped} and those that are null (empty for a non-object). */
+    static ObjectNode kept(JsonNode node, Set<String> skipped) {
+        ObjectNode kept = MAPPER.createObjectNode();
+        if (node.isObject()) {
+            node.properties().forEach(field -> {
+                if (!skipped.contains(field.getKey()) && !field.getValue().isNull()) {
+                    kept.set(field.getKey(), field.getValue());
+                }
+            });
+        }
+        return kept;
+    }
+
+    /** An object of the non-empty passthrough parts, by name, as JSON text; "" when all are empty. */
+    static String bundle(Map<String, JsonNode> parts) {
+        ObjectNode bundle = MAPPER.createObjectNode();
+        parts.forEach((name, part) -> {
+            if (part != null && !part.isMissingNode() && !part.isNull() && !(part.isObject() && part.isEmpty())) {
+                bundle.set(name, part);
+            }
+        });
+        return bundle.isEmpty() ? "" : bundle.toString();
     }
 
     /** The request body: the caller's passthrough fields with this attempt's model and stream flags. */

@@ -1,13 +1,11 @@
 package io.idem.providers.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.ChatAdapter;
 import io.idem.core.chat.ChatCall;
 import io.idem.core.chat.ChatCompletion;
 import io.idem.core.chat.ChatEvent;
-import io.idem.core.chat.ChatMessage;
 import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatStream;
 import io.idem.core.chat.TokenUsage;
@@ -30,9 +28,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,13 +40,13 @@ import org.slf4j.LoggerFactory;
  * §5); {@code GET /api/tags} is the health check and also confirms every configured model is
  * pulled. Mapping: 404 (model missing) and 401/403 are configuration, 400 the request's fault,
  * 429/5xx and an error line in the stream unavailable (a local model bills nothing), a line with
- * {@code done: true} the end. The caller's {@code temperature}, {@code top_p}, {@code seed}, {@code
- * stop} and {@code max_tokens} become Ollama options. Thread-safe.
+ * {@code done: true} the end. The request is mapped by {@link OllamaBodies}; Ollama's tool calls
+ * come back in OpenAI's shape (ids {@code call_<n>}, arguments as JSON text, finish {@code
+ * tool_calls}). Thread-safe.
  */
 public final class OllamaChatAdapter implements ChatAdapter {
     public static final URI DEFAULT_BASE_URL = URI.create("http://127.0.0.1:11434");
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
-    private static final Set<String> OPTIONS = Set.of("temperature", "top_p", "seed", "stop");
     private static final Logger log = LoggerFactory.getLogger(OllamaChatAdapter.class);
 
     private final ProviderSettings settings;
@@ -92,7 +90,7 @@ public final class OllamaChatAdapter implements ChatAdapter {
             return new ChatReply.Failed(
                     new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null));
         }
-        SendTracker tracker = SendTracker.track(body(call, false));
+        SendTracker tracker = SendTracker.track(OllamaBodies.body(call, false));
         try {
             return switch (VendorExchange.send(client, request(call, credential, tracker), tracker)) {
                 case VendorExchange.Failed failed -> new ChatReply.Failed(failed.outcome());
@@ -114,7 +112,7 @@ public final class OllamaChatAdapter implements ChatAdapter {
             return OpenAiChatAdapter.failedAtOnce(
                     new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null));
         }
-        SendTracker tracker = SendTracker.track(body(call, true));
+        SendTracker tracker = SendTracker.track(OllamaBodies.body(call, true));
         VendorText text = VendorText.of(redactor, credential);
         return StreamingExchange.start(
                 client,
@@ -172,33 +170,6 @@ public final class OllamaChatAdapter implements ChatAdapter {
         return credential.applyTo(request).build();
     }
 
-    private static byte[] body(ChatCall call, boolean stream) {
-        ObjectNode body = ChatJson.MAPPER.createObjectNode();
-        body.put("model", call.vendorModel()).put("stream", stream);
-        ArrayNode messages = body.putArray("messages");
-        for (ChatMessage message : call.request().messages()) {
-            messages.addObject().put("role", message.role()).put("content", message.content());
-        }
-        JsonNode fields = ChatJson.parse(call.request().vendorFields()).orElse(ChatJson.MISSING);
-        ObjectNode options = ChatJson.MAPPER.createObjectNode();
-        OPTIONS.forEach(name -> {
-            if (fields.has(name) && !fields.get(name).isNull()) {
-                options.set(name, fields.get(name));
-            }
-        });
-        if (call.request().maxTokens() > 0) {
-            options.put("num_predict", call.request().maxTokens());
-        }
-        if (!options.isEmpty()) {
-            body.set("options", options);
-        }
-        try {
-            return ChatJson.MAPPER.writeValueAsBytes(body);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot write an Ollama request", e);
-        }
-    }
-
     private static ChatReply read(HttpResponse<byte[]> response, VendorText text) {
         if (response.statusCode() != 200) {
             return new ChatReply.Failed(
@@ -211,16 +182,27 @@ public final class OllamaChatAdapter implements ChatAdapter {
                     new Outcome.Unavailable("malformed_response", "a 200 without a finished message", 200, null));
         }
         JsonNode last = root.get();
+        JsonNode toolCalls = last.path("message").path("tool_calls");
+        boolean calls = toolCalls.isArray() && !toolCalls.isEmpty();
+        String passthrough = calls
+                ? ChatJson.bundle(Map.of(
+                        "message",
+                        ChatJson.MAPPER
+                                .createObjectNode()
+                                .set("tool_calls", OllamaBodies.openAiToolCalls(toolCalls, 0, false))))
+                : "";
         return new ChatReply.Served(new ChatCompletion(
                 content.asText(),
-                ChatJson.text(last, "done_reason").orElse("stop"),
+                calls ? "tool_calls" : ChatJson.text(last, "done_reason").orElse("stop"),
                 Optional.of(usage(last)),
                 Optional.empty(),
-                Optional.empty()));
+                Optional.empty(),
+                passthrough));
     }
 
     private static void readStream(InputStream body, QueuedChatStream out, String requestId, VendorText text)
             throws IOException {
+        int[] toolCallsSeen = {0};
         SseLines.ndjson(body, line -> {
             if (out.closed()) {
                 return false;
@@ -242,12 +224,22 @@ public final class OllamaChatAdapter implements ChatAdapter {
                 return false;
             }
             JsonNode content = chunk.path("message").path("content");
-            if (content.isTextual() && !content.asText().isEmpty()) {
-                out.emit(new ChatEvent.Token(content.asText()));
+            JsonNode toolCalls = chunk.path("message").path("tool_calls");
+            String passthrough = "";
+            if (toolCalls.isArray() && !toolCalls.isEmpty()) {
+                ObjectNode delta = ChatJson.MAPPER.createObjectNode();
+                delta.set("tool_calls", OllamaBodies.openAiToolCalls(toolCalls, toolCallsSeen[0], true));
+                toolCallsSeen[0] += toolCalls.size();
+                passthrough = ChatJson.bundle(Map.of("delta", delta));
+            }
+            if ((content.isTextual() && !content.asText().isEmpty()) || !passthrough.isEmpty()) {
+                out.emit(new ChatEvent.Token(content.asText(""), passthrough));
             }
             if (chunk.path("done").asBoolean(false)) {
                 out.emit(new ChatEvent.Finished(
-                        ChatJson.text(chunk, "done_reason").orElse("stop"),
+                        toolCallsSeen[0] > 0
+                                ? "tool_calls"
+                                : ChatJson.text(chunk, "done_reason").orElse("stop"),
                         Optional.of(usage(chunk)),
                         Optional.ofNullable(requestId),
                         Optional.empty()));

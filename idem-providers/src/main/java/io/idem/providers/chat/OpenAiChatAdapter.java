@@ -25,8 +25,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * <p>The caller's request fields pass through unchanged; only {@code model}, {@code stream} and
  * {@code stream_options} are this attempt's. The POST asks for {@code 100 Continue} and is tracked by
  * a {@link SendTracker}: a connection lost before the body left is {@code Unavailable}, one lost
- * after is {@code Unconfirmed}; a stream that breaks before {@code [DONE]} is {@code Unconfirmed}
- * (billable unknown). A frame with an {@code error} key in a 200 stream is {@code Unconfirmed}
+ * after is {@code Unconfirmed}; a stream that breaks before {@code [DONE]} or a clean end after its
+ * {@code finish_reason} is {@code Unconfirmed} (billable unknown). A frame with an {@code error} key in a 200 stream is {@code Unconfirmed}
  * ({@code stream_error}). Never retried. Thread-safe.
  */
 public final class OpenAiChatAdapter implements ChatAdapter {
@@ -49,6 +51,8 @@ public final class OpenAiChatAdapter implements ChatAdapter {
 
     static final Duration HEALTH_TIMEOUT = Duration.ofSeconds(5);
     private static final Logger log = LoggerFactory.getLogger(OpenAiChatAdapter.class);
+    /** A message's (or delta's) fields Idem writes itself; the rest pass through. */
+    private static final Set<String> MESSAGE_OWN = Set.of("role", "content");
 
     private final ProviderSettings settings;
     private final HttpClient client;
@@ -191,23 +195,39 @@ public final class OpenAiChatAdapter implements ChatAdapter {
         Optional<JsonNode> root = ChatJson.parse(response.body());
         JsonNode choice = root.map(r -> r.path("choices").path(0)).orElse(ChatJson.MISSING);
         JsonNode content = choice.path("message").path("content");
-        if (!choice.isObject() || !(content.isTextual() || content.isNull())) {
+        boolean toolCallsOnly =
+                content.isMissingNode() && choice.path("message").has("tool_calls");
+        if (!choice.isObject() || !(content.isTextual() || content.isNull() || toolCallsOnly)) {
             return new ChatReply.Failed(
                     new Outcome.Unavailable("malformed_response", "a 200 without a readable choice", 200, requestId));
         }
         String finish = ChatJson.text(choice, "finish_reason").orElse("stop");
         Optional<TokenUsage> usage = root.flatMap(r -> ChatJson.usage(r.path("usage")));
         Optional<String> id = Optional.ofNullable(requestId).or(() -> root.flatMap(r -> ChatJson.text(r, "id")));
-        return new ChatReply.Served(new ChatCompletion(content.asText(""), finish, usage, id, Optional.empty()));
+        String passthrough = ChatJson.bundle(Map.of(
+                "message", ChatJson.kept(choice.path("message"), MESSAGE_OWN),
+                "logprobs", choice.path("logprobs"),
+                "system_fingerprint", root.get().path("system_fingerprint")));
+        return new ChatReply.Served(
+                new ChatCompletion(content.asText(""), finish, usage, id, Optional.empty(), passthrough));
     }
 
-    /** Reads OpenAI's SSE frames into events; {@code [DONE]} ends the stream. */
+    /**
+     * Reads OpenAI's SSE frames into events. {@code [DONE]} ends the stream; so does a clean end of
+     * the body after a {@code finish_reason} (some OpenAI-compatible servers never send {@code
+     * [DONE]}). A body that ends without a finish is left to {@link StreamingExchange}: cut. Empty
+     * data frames are keep-alives and skipped; a data frame that is not JSON fails the stream
+     * ({@code malformed_stream}).
+     */
     private static void readStream(InputStream body, QueuedChatStream out, String requestId, VendorText text)
             throws IOException {
         StreamState state = new StreamState(requestId);
-        SseLines.sse(body, data -> {
+        boolean stopped = SseLines.sse(body, data -> {
             if (out.closed()) {
                 return false;
+            }
+            if (data.isBlank()) {
+                return true;
             }
             if (data.equals("[DONE]")) {
                 out.emit(state.end());
@@ -230,6 +250,9 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             state.take(frame).ifPresent(out::emit);
             return true;
         });
+        if (!stopped && state.finishReason != null) {
+            out.emit(state.end());
+        }
     }
 
     /** What a stream said so far: its id, finish reason and usage. */
@@ -251,9 +274,11 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             JsonNode choice = frame.path("choices").path(0);
             ChatJson.text(choice, "finish_reason").ifPresent(reason -> finishReason = reason);
             JsonNode text = choice.path("delta").path("content");
-            if (text.isTextual()) {
+            String passthrough = ChatJson.bundle(Map.of(
+                    "delta", ChatJson.kept(choice.path("delta"), MESSAGE_OWN), "logprobs", choice.path("logprobs")));
+            if (text.isTextual() || !passthrough.isEmpty()) {
                 content = true;
-                return Optional.of(new ChatEvent.Token(text.asText()));
+                return Optional.of(new ChatEvent.Token(text.asText(""), passthrough));
             }
             return Optional.empty();
         }

@@ -42,7 +42,8 @@ record ChatAsk(
         for (JsonNode message : messages) {
             String text = text(message.path("content"));
             words += wordCount(text);
-            if (message.path("role").asText().equals("user")) {
+            String role = message.path("role").asText();
+            if (role.equals("user") || role.equals("tool")) {
                 last = text;
             }
         }

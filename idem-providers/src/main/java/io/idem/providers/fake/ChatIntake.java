@@ -64,16 +64,20 @@ final class ChatIntake {
                                 "content_policy_violation",
                                 "the prompt was flagged by the safety system"));
             }
-            case ChatMode.Fixed.OK, ChatMode.Fixed.MALFORMED, ChatMode.Fixed.TIMEOUT, ChatMode.Fixed.DISCONNECT ->
-                withAsk(body, ask -> act(mode, ask));
-            case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _ ->
+            case ChatMode.Fixed.OK,
+                    ChatMode.Fixed.NO_DONE,
+                    ChatMode.Fixed.NO_USAGE,
+                    ChatMode.Fixed.MALFORMED,
+                    ChatMode.Fixed.TIMEOUT,
+                    ChatMode.Fixed.DISCONNECT -> withAsk(body, ask -> act(mode, ask));
+            case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _, ChatMode.ToolCall _ ->
                 withAsk(body, ask -> act(mode, ask));
         };
     }
 
     private Reply act(ChatMode mode, ChatAsk ask) {
         String id = book.nextId();
-        ChatWire wire = new ChatWire(id, ask, clock.instant().getEpochSecond());
+        ChatWire wire = new ChatWire(id, ask, clock.instant().getEpochSecond(), mode != ChatMode.Fixed.NO_USAGE);
         List<String> tokens = ask.answerTokens();
         return switch (mode) {
             case ChatMode.Fixed.MALFORMED ->
@@ -83,33 +87,23 @@ final class ChatIntake {
                                 new WireResponse(200, java.util.Map.of("X-Request-Id", id), wire.emptyCompletion()));
             case ChatMode.Fixed.TIMEOUT -> billThen(id, ask, tokens.size(), new Reply.Hold());
             case ChatMode.Fixed.DISCONNECT -> billThen(id, ask, tokens.size(), new Reply.Reset());
-            case ChatMode.StreamCut cut -> {
-                int sent = Math.min(cut.tokens(), tokens.size());
-                yield billThen(
-                        id,
-                        ask,
-                        sent,
-                        ask.stream()
-                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, cut.tokens()))
-                                : new Reply.Stream(out -> wire.writeCutCompletion(out, wire.completion(tokens))));
-            }
-            case ChatMode.FirstTokenDelay delay ->
-                billThen(
-                        id,
-                        ask,
-                        tokens.size(),
-                        ask.stream()
-                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay.delay(), -1))
-                                : new Reply.Stream(out -> {
-                                    Thread.sleep(delay.delay());
-                                    wire.writeCompletion(out, wire.completion(tokens));
-                                }));
+            case ChatMode.StreamCut cut -> streamCut(id, wire, ask, cut.tokens());
+            case ChatMode.FirstTokenDelay delay -> firstTokenDelay(id, wire, ask, delay.delay());
             case ChatMode.Slow slow ->
                 billThen(id, ask, tokens.size(), new Reply.Stream(out -> {
                     Thread.sleep(slow.delay());
                     answer(wire, ask, tokens).write(out);
                 }));
-            case ChatMode.Fixed.OK ->
+            case ChatMode.ToolCall tool -> toolCall(id, wire, ask, tool.name());
+            case ChatMode.Fixed.NO_DONE ->
+                billThen(
+                        id,
+                        ask,
+                        tokens.size(),
+                        ask.stream()
+                                ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, -1, false))
+                                : new Reply.Stream(answer(wire, ask, tokens)));
+            case ChatMode.Fixed.OK, ChatMode.Fixed.NO_USAGE ->
                 billThen(
                         id,
                         ask,
@@ -130,9 +124,46 @@ final class ChatIntake {
         };
     }
 
+    private Reply streamCut(String id, ChatWire wire, ChatAsk ask, int cutAfter) {
+        List<String> tokens = ask.answerTokens();
+        return billThen(
+                id,
+                ask,
+                Math.min(cutAfter, tokens.size()),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writeStream(out, tokens, Duration.ZERO, cutAfter, true))
+                        : new Reply.Stream(out -> wire.writeCutCompletion(out, wire.completion(tokens))));
+    }
+
+    private Reply firstTokenDelay(String id, ChatWire wire, ChatAsk ask, Duration delay) {
+        List<String> tokens = ask.answerTokens();
+        return billThen(
+                id,
+                ask,
+                tokens.size(),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writeStream(out, tokens, delay, -1, true))
+                        : new Reply.Stream(out -> {
+                            Thread.sleep(delay);
+                            wire.writeCompletion(out, wire.completion(tokens));
+                        }));
+    }
+
+    private Reply toolCall(String id, ChatWire wire, ChatAsk ask, String name) {
+        ChatWire.Call called = wire.toolCall(name);
+        return billThen(
+                id,
+                ask,
+                called.fragments().size(),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writeToolCallStream(out, called))
+                        : new Reply.Answer(new WireResponse(
+                                200, java.util.Map.of("X-Request-Id", id), wire.toolCallCompletion(called))));
+    }
+
     private static Reply.Streamer answer(ChatWire wire, ChatAsk ask, List<String> tokens) {
         return ask.stream()
-                ? out -> wire.writeStream(out, tokens, Duration.ZERO, -1)
+                ? out -> wire.writeStream(out, tokens, Duration.ZERO, -1, true)
                 : out -> wire.writeCompletion(out, wire.completion(tokens));
     }
 

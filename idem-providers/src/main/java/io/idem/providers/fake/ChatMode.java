@@ -23,7 +23,9 @@ sealed interface ChatMode {
         POLICY,
         AUTH,
         TIMEOUT,
-        DISCONNECT;
+        DISCONNECT,
+        NO_DONE,
+        NO_USAGE;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);
@@ -41,6 +43,9 @@ sealed interface ChatMode {
 
     /** {@code rate_limited:S}: a 429 at once that says {@code Retry-After: S}. */
     record RateLimited(Duration retryAfter) implements ChatMode {}
+
+    /** {@code tool_call:NAME}: the answer is one call of the tool NAME, with the last user message as its argument. */
+    record ToolCall(String name) implements ChatMode {}
 
     /** A value the vendor does not understand; answered with a 400. */
     record Unknown(String value) implements ChatMode {}
@@ -67,6 +72,9 @@ sealed interface ChatMode {
         long wait = parameter(trimmed, "rate_limited:", SimulateMode.MAX_RATE_LIMIT_SECONDS);
         if (wait >= 0) {
             return new RateLimited(Duration.ofSeconds(wait));
+        }
+        if (trimmed.matches("tool_call:[A-Za-z0-9_-]{1,64}")) {
+            return new ToolCall(trimmed.substring("tool_call:".length()));
         }
         return new Unknown(trimmed);
     }

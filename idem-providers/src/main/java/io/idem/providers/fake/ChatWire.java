@@ -19,11 +19,14 @@ final class ChatWire {
     private final String id;
     private final ChatAsk ask;
     private final long created;
+    private final boolean counts;
 
-    ChatWire(String id, ChatAsk ask, long created) {
+    /** @param counts whether the answer reports its usage (the {@code no_usage} mode's does not) */
+    ChatWire(String id, ChatAsk ask, long created, boolean counts) {
         this.id = id;
         this.ask = ask;
         this.created = created;
+        this.counts = counts;
     }
 
     /** The plain answer's body. */
@@ -34,8 +37,84 @@ final class ChatWire {
         choice.putObject("message").put("role", "assistant").put("content", String.join("", tokens));
         choice.putNull("logprobs");
         choice.put("finish_reason", ask.finishReason());
-        usage(root.putObject("usage"), tokens.size());
+        if (counts) {
+            usage(root.putObject("usage"), tokens.size());
+        }
         return VendorBodies.write(root);
+    }
+
+    /** One tool call the fake answers with: its id, tool name and arguments (in the fragments a stream sends). */
+    record Call(String id, String name, List<String> fragments) {
+        String arguments() {
+            return String.join("", fragments);
+        }
+    }
+
+    /** A call of {@code name} with the last user (or tool) message as its {@code text} argument. */
+    Call toolCall(String name) {
+        String arguments = new String(
+                VendorBodies.write(VendorBodies.JSON.createObjectNode().put("text", ask.lastUserText())),
+                StandardCharsets.UTF_8);
+        int third = Math.max(1, arguments.length() / 3);
+        List<String> fragments = List.of(
+                arguments.substring(0, third),
+                arguments.substring(third, Math.min(arguments.length(), 2 * third)),
+                arguments.substring(Math.min(arguments.length(), 2 * third)));
+        return new Call("call_" + id, name, fragments);
+    }
+
+    /** The plain answer that calls a tool: {@code content: null}, {@code finish_reason: tool_calls}. */
+    byte[] toolCallCompletion(Call call) {
+        ObjectNode root = head("chat.completion");
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0);
+        ObjectNode message = choice.putObject("message").put("role", "assistant");
+        message.putNull("content");
+        message.putNull("refusal");
+        ObjectNode tool = message.putArray("tool_calls").addObject();
+        tool.put("id", call.id()).put("type", "function");
+        tool.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+        choice.putNull("logprobs");
+        choice.put("finish_reason", "tool_calls");
+        root.put("system_fingerprint", "fp_fake");
+        usage(root.putObject("usage"), call.fragments().size());
+        return VendorBodies.write(root);
+    }
+
+    /**
+     * Streams a tool call as OpenAI does: a role chunk, a delta with the call's index, id, type and
+     * name, one delta per arguments fragment, the {@code tool_calls} finish, usage when asked for,
+     * and {@code [DONE]}.
+     */
+    void writeToolCallStream(OutputStream out, Call call) throws IOException {
+        writeHead(out, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache");
+        ObjectNode role = delta().put("role", "assistant");
+        role.putNull("content");
+        frame(out, chunk(role, null));
+        ObjectNode start = delta();
+        ObjectNode opening = start.putArray("tool_calls").addObject();
+        opening.put("index", 0).put("id", call.id()).put("type", "function");
+        opening.putObject("function").put("name", call.name()).put("arguments", "");
+        frame(out, chunk(start, null));
+        for (String fragment : call.fragments()) {
+            ObjectNode piece = delta();
+            piece.putArray("tool_calls")
+                    .addObject()
+                    .put("index", 0)
+                    .putObject("function")
+                    .put("arguments", fragment);
+            frame(out, chunk(piece, null));
+        }
+        frame(out, chunk(delta(), "tool_calls"));
+        if (ask.includeUsage()) {
+            ObjectNode last = head("chat.completion.chunk");
+            last.putArray("choices");
+            usage(last.putObject("usage"), call.fragments().size());
+            frame(out, VendorBodies.write(last));
+        }
+        writeChunk(out, "data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+        out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
     }
 
     /** A {@code 200} that claims success and carries no choice: the {@code malformed} answer. */
@@ -62,9 +141,10 @@ final class ChatWire {
     /**
      * Streams the answer: a role chunk, then {@code firstTokenDelay}, then the tokens (all, or only
      * {@code cutAfter} of them and then nothing more), the finish chunk, the usage chunk when asked
-     * for, and {@code [DONE]}.
+     * for, and {@code [DONE]} when {@code sayDone} (else an SSE comment and the clean end of the
+     * body, as some OpenAI-compatible servers end their streams).
      */
-    void writeStream(OutputStream out, List<String> tokens, Duration firstTokenDelay, int cutAfter)
+    void writeStream(OutputStream out, List<String> tokens, Duration firstTokenDelay, int cutAfter, boolean sayDone)
             throws IOException, InterruptedException {
         writeHead(out, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache");
         frame(out, chunk(delta().put("role", "assistant").put("content", ""), null));
@@ -85,13 +165,14 @@ final class ChatWire {
             return;
         }
         frame(out, chunk(delta(), ask.finishReason()));
-        if (ask.includeUsage()) {
+        if (ask.includeUsage() && counts) {
             ObjectNode last = head("chat.completion.chunk");
             last.putArray("choices");
             usage(last.putObject("usage"), tokens.size());
             frame(out, VendorBodies.write(last));
         }
-        writeChunk(out, "data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+        String end = sayDone ? "data: [DONE]\n\n" : ": keep-alive\n\ndata:\n\n";
+        writeChunk(out, end.getBytes(StandardCharsets.UTF_8));
         out.write("0\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
     }

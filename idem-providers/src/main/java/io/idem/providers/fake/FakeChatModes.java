@@ -16,10 +16,13 @@ public final class FakeChatModes {
             "auth",
             "timeout",
             "disconnect",
+            "no_done",
+            "no_usage",
             "stream_cut:N",
             "first_token_delay:MS",
             "slow:MS",
-            "rate_limited:S");
+            "rate_limited:S",
+            "tool_call:NAME");
 
     private FakeChatModes() {}
 

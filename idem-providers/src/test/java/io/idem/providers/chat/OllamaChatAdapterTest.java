@@ -85,6 +85,67 @@ class OllamaChatAdapterTest {
     }
 
     @Test
+    void toolsImagesFormatAndPenaltiesMapOntoOllamaAndItsToolCallsBack() throws Exception {
+        ollama.stubFor(post("/api/chat").willReturn(aResponse().withStatus(200).withBody("""
+                {"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather",
+                 "arguments":{"city":"Paris"}}}]},"done":true,"done_reason":"stop","prompt_eval_count":9,"eval_count":4}""")));
+        String fields = """
+                {"messages":[
+                  {"role":"user","content":[{"type":"text","text":"what is this?"},
+                    {"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0K"}}]},
+                  {"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function",
+                    "function":{"name":"get_weather","arguments":"{\\"city\\":\\"Rome\\"}"}}]},
+                  {"role":"tool","tool_call_id":"call_1","content":"sunny"}],
+                 "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object"}}}],
+                 "response_format":{"type":"json_schema","json_schema":{"name":"w","schema":{"type":"object"}}},
+                 "presence_penalty":0.5,"frequency_penalty":0.25}""";
+        ChatCall call = new ChatCall(
+                new ChatRequest(
+                        List.of(
+                                new ChatMessage("user", "what is this?"),
+                                new ChatMessage("assistant", ""),
+                                new ChatMessage("tool", "sunny")),
+                        fields,
+                        0),
+                "r",
+                "llama3.2",
+                Duration.ofSeconds(2),
+                Optional.empty());
+        ChatReply reply = adapter.complete(call);
+        assertThat(reply).isInstanceOfSatisfying(ChatReply.Served.class, served -> {
+            assertThat(served.completion().finishReason()).isEqualTo("tool_calls");
+            assertThat(served.completion().passthrough())
+                    .contains("\"name\":\"get_weather\"")
+                    .contains("\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"");
+        });
+        ollama.verify(postRequestedFor(urlEqualTo("/api/chat")).withRequestBody(equalToJson("""
+                {"model":"llama3.2","stream":false,"messages":[
+                  {"role":"user","content":"what is this?","images":["iVBORw0K"]},
+                  {"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Rome"}}}]},
+                  {"role":"tool","content":"sunny"}],
+                 "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object"}}}],
+                 "format":{"type":"object"},
+                 "options":{"presence_penalty":0.5,"frequency_penalty":0.25}}""")));
+    }
+
+    @Test
+    void aStreamedToolCallIsATokenWithTheCallAndFinishesAsToolCalls() throws Exception {
+        ollama.stubFor(post("/api/chat").willReturn(aResponse().withStatus(200).withBody("""
+                {"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"f","arguments":{}}}]},"done":false}
+                {"message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":4,"eval_count":2}
+                """)));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getFirst())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Token.class,
+                        t -> assertThat(t.passthrough()).contains("\"index\":0").contains("\"id\":\"call_0\""));
+        assertThat(events.getLast())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Finished.class,
+                        f -> assertThat(f.finishReason()).isEqualTo("tool_calls"));
+    }
+
+    @Test
     void aStreamReadsNdjsonToTheDoneLine() throws Exception {
         ollama.stubFor(post("/api/chat").willReturn(aResponse().withStatus(200).withBody("""
                 {"message":{"role":"assistant","content":"Hel"},"done":false}

@@ -16,6 +16,7 @@ import io.idem.core.chat.ChatEvent;
 import io.idem.core.chat.ChatMessage;
 import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatRequest;
+import io.idem.core.chat.TokenUsage;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
@@ -158,6 +159,90 @@ class OpenAiChatAdapterTest {
         assertThat(events.getLast())
                 .isInstanceOfSatisfying(
                         ChatEvent.Failed.class, f -> assertThat(f.outcome()).isInstanceOf(Outcome.Unconfirmed.class));
+    }
+
+    @Test
+    void aStreamThatFinishedAndThenEndsCleanlyWithoutDoneIsComplete() throws Exception {
+        vendor.stubFor(
+                post("/v1/chat/completions")
+                        .willReturn(
+                                aResponse()
+                                        .withStatus(200)
+                                        .withBody(
+                                                ": connected\n\n"
+                                                        + "data: {\"id\":\"c7\",\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n"
+                                                        + ": keep-alive\n\ndata:\n\n"
+                                                        + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+                                                        + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":4,\"completion_tokens\":1}}\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getFirst()).isEqualTo(new ChatEvent.Token("He"));
+        assertThat(events.getLast())
+                .isEqualTo(new ChatEvent.Finished(
+                        "stop", Optional.of(new TokenUsage(4, 1)), Optional.of("c7"), Optional.empty()));
+    }
+
+    @Test
+    void aPlainAnswerPassesToolCallsLogprobsFingerprintAndUsageDetailsThrough() throws Exception {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withBody("{\"id\":\"c2\",\"system_fingerprint\":\"fp_1\",\"choices\":[{\"message\":"
+                                + "{\"role\":\"assistant\",\"content\":null,\"refusal\":null,\"tool_calls\":[{\"id\":\"call_1\","
+                                + "\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{}\"}}]},"
+                                + "\"logprobs\":{\"content\":[]},\"finish_reason\":\"tool_calls\"}],"
+                                + "\"usage\":{\"prompt_tokens\":30,\"completion_tokens\":9,"
+                                + "\"prompt_tokens_details\":{\"cached_tokens\":16},"
+                                + "\"completion_tokens_details\":{\"reasoning_tokens\":4}}}")));
+        var completion = ((ChatReply.Served) adapter.complete(call())).completion();
+        assertThat(completion.text()).isEmpty();
+        assertThat(completion.finishReason()).isEqualTo("tool_calls");
+        assertThat(completion.usage()).contains(new TokenUsage(30, 9, 16, 4));
+        var passthrough = ChatJson.MAPPER.readTree(completion.passthrough());
+        assertThat(passthrough.at("/message/tool_calls/0/function/name").asText())
+                .isEqualTo("get_weather");
+        assertThat(passthrough.at("/message").has("refusal")).isFalse();
+        assertThat(passthrough.at("/logprobs/content").isArray()).isTrue();
+        assertThat(passthrough.at("/system_fingerprint").asText()).isEqualTo("fp_1");
+    }
+
+    @Test
+    void streamedToolCallDeltasAreTokensThatPassThrough() throws Exception {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withBody("data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"content\":null}}]}\n\n"
+                                + "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_1\","
+                                + "\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}\n\n"
+                                + "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,"
+                                + "\"function\":{\"arguments\":\"{}\"}}]}}]}\n\n"
+                                + "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+                                + "data: [DONE]\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events).hasSize(3);
+        assertThat(events.getFirst()).isInstanceOfSatisfying(ChatEvent.Token.class, t -> {
+            assertThat(t.substantive()).isTrue();
+            assertThat(t.passthrough()).contains("\"name\":\"f\"");
+        });
+        assertThat(events.getLast())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Finished.class,
+                        f -> assertThat(f.finishReason()).isEqualTo("tool_calls"));
+    }
+
+    @Test
+    void aDataFrameThatIsNotJsonFailsTheStream() throws Exception {
+        vendor.stubFor(post("/v1/chat/completions")
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withBody("data: {\"choices\":[{\"delta\":{\"content\":\"He\"}}]}\n\n" + "data: <html>\n\n")));
+        List<ChatEvent> events = drain(adapter.stream(call()));
+        assertThat(events.getLast())
+                .isInstanceOfSatisfying(
+                        ChatEvent.Failed.class,
+                        f -> assertThat(f.outcome())
+                                .isInstanceOfSatisfying(
+                                        Outcome.Unconfirmed.class,
+                                        u -> assertThat(u.code()).isEqualTo("malformed_stream")));
     }
 
     @Test

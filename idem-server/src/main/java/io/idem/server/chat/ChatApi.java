@@ -114,6 +114,8 @@ public final class ChatApi {
                         served.attempts(),
                         Optional.empty(),
                         served.completion().degradationNotice());
+                ChatReport.labelEstimate(
+                        idem, served.attempts().getLast().result().usage());
                 ObjectNode response = ChatBodies.completion(
                         id(caller),
                         clock.instant().getEpochSecond(),

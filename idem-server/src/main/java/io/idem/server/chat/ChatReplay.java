@@ -14,7 +14,8 @@ import java.io.IOException;
  * Replays a finished call for a repeated key with header {@code Idempotent-Replayed: true} and the
  * first request's {@code X-Request-Id}: the stored body as it was, with its status, or, when the
  * repeat asks for a stream of a served answer, the same answer as SSE frames (the whole text in one
- * content chunk). A kept failure is never worth an automatic retry: it already called the models.
+ * content chunk, its tool calls in one more). A kept failure is never worth an automatic retry: it
+ * already called the models.
  */
 final class ChatReplay {
     private ChatReplay() {}
@@ -52,6 +53,10 @@ final class ChatReplay {
                         .put("content", choice.path("message").path("content").asText("")),
                 null,
                 call));
+        JsonNode toolCalls = choice.path("message").path("tool_calls");
+        if (toolCalls.isArray() && !toolCalls.isEmpty()) {
+            frames.data(chunk(stored, toolCallsDelta(toolCalls), null, call));
+        }
         ObjectNode last = chunk(
                 stored,
                 Json.MAPPER.createObjectNode(),
@@ -66,6 +71,16 @@ final class ChatReplay {
             frames.data(usage);
         }
         frames.done();
+    }
+
+    /** A stored message's whole tool calls as one delta, each with its index. */
+    private static ObjectNode toolCallsDelta(JsonNode toolCalls) {
+        ObjectNode delta = Json.MAPPER.createObjectNode();
+        var indexed = delta.putArray("tool_calls");
+        for (int i = 0; i < toolCalls.size(); i++) {
+            indexed.addObject().put("index", i).setAll((ObjectNode) toolCalls.get(i));
+        }
+        return delta;
     }
 
     private static ObjectNode chunk(JsonNode stored, ObjectNode delta, String finish, ParsedCall call) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.Chain;
 import io.idem.core.chat.ChatAttempt;
 import io.idem.core.chat.ChatModel;
+import io.idem.core.chat.TokenUsage;
 import io.idem.server.http.Json;
 import java.util.List;
 import java.util.Optional;
@@ -107,5 +108,12 @@ final class ChatReport {
             }
         }
         return out.append('"').toString();
+    }
+
+    /** Marks the report {@code usage_estimated: true} when the answer's usage is Idem's estimate, not the vendor's. */
+    static void labelEstimate(ObjectNode idem, TokenUsage usage) {
+        if (usage.estimated()) {
+            idem.put("usage_estimated", true);
+        }
     }
 }

@@ -31,6 +31,7 @@ final class ChatStreamer {
     private final long created;
     private final ChatModel model;
     private final StringBuilder text = new StringBuilder();
+    private final StreamedToolCalls toolCalls = new StreamedToolCalls();
 
     ChatStreamer(Context ctx, ParsedCall call, LockedStream locked, String id, long created) {
         this.ctx = ctx;
@@ -74,13 +75,10 @@ final class ChatStreamer {
                 switch (locked.next()) {
                     case StreamPiece.Text piece -> {
                         text.append(piece.text());
-                        frames.data(ChatBodies.chunk(
-                                id,
-                                created,
-                                model,
-                                ChatBodies.delta().put("content", piece.text()),
-                                null,
-                                call.includeUsage()));
+                        ObjectNode chunk = ChatBodies.piece(id, created, model, piece, call.includeUsage());
+                        toolCalls.take(
+                                chunk.path("choices").path(0).path("delta").path("tool_calls"));
+                        frames.data(chunk);
                     }
                     case StreamPiece.Done done -> {
                         return Optional.of(finish(frames, done));
@@ -103,6 +101,7 @@ final class ChatStreamer {
     private ChatIdempotencyStore.Answer finish(SseFrames frames, StreamPiece.Done done) throws IOException {
         ObjectNode idem = ChatReport.body(
                 call.chain(), Optional.of(model), done.attempts(), Optional.empty(), done.degradationNotice());
+        ChatReport.labelEstimate(idem, done.usage());
         ObjectNode last =
                 ChatBodies.chunk(id, created, model, ChatBodies.delta(), done.finishReason(), call.includeUsage());
         last.set("idem", idem);
@@ -116,10 +115,18 @@ final class ChatStreamer {
                 done.finishReason(),
                 Optional.of(done.usage()),
                 Optional.empty(),
-                done.degradationNotice());
+                done.degradationNotice(),
+                toolCalls.isEmpty() ? "" : storedPassthrough());
         ObjectNode stored = ChatBodies.completion(id, created, model, completion, done.usage(), idem);
         String attempts = call.chain().multiModel() ? ChatReport.header(done.attempts(), Optional.empty()) : "";
         return new ChatIdempotencyStore.Answer(200, stored.toString(), model.name(), attempts);
+    }
+
+    /** The merged tool calls, as the stored answer's message passes them through. */
+    private String storedPassthrough() {
+        ObjectNode passthrough = ChatBodies.delta();
+        passthrough.putObject("message").set("tool_calls", toolCalls.calls());
+        return passthrough.toString();
     }
 
     private ObjectNode errorFrame(StreamPiece.Broken broken) {

@@ -57,6 +57,7 @@ public final class EventJson {
         out.put("first_token_ms", a.timing().firstTokenMs().orElse(null));
         out.put("prompt_tokens", a.bill().promptTokens());
         out.put("completion_tokens", a.bill().completionTokens());
+        out.put("usage_estimated", a.bill().usageEstimated());
         out.put("billable", a.bill().billable());
         out.put("cost_usd", a.bill().costUsd().stripTrailingZeros().toPlainString());
         out.put("started_at", a.timing().startedAt().toString());

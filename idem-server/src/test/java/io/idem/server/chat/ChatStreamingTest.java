@@ -125,6 +125,62 @@ class ChatStreamingTest {
         });
         assertThat(frames)
                 .noneSatisfy(f -> assertThat(f.path("model").asText("")).isEqualTo("fake-chat-b"));
+        ChatCalls.awaitAudit(server);
+        assertThat(ChatCalls.query(
+                        server,
+                        "SELECT outcome || '/' || usage_estimated FROM chat_attempts ORDER BY id DESC LIMIT 1",
+                        String.class))
+                .isEqualTo("unconfirmed/true");
+    }
+
+    @Test
+    void aStreamThatFinishedAndEndsWithoutDoneIsACompletedAnswer() {
+        var reply = call(
+                server,
+                ADMIN,
+                "\"model\":\"fake-chat-a\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                        + "\"simulate\":{\"fake-chat-a\":\"no_done\"}");
+        assertThat(reply.status()).isEqualTo(200);
+        assertThat(reply.raw()).endsWith("data: [DONE]\n\n").doesNotContain("\"error\"");
+        List<JsonNode> frames = frames(reply.raw());
+        assertThat(text(frames)).isEqualTo("Hello from fake-chat-a. You said: hi there");
+        assertThat(frames.get(frames.size() - 2).at("/choices/0/finish_reason").asText())
+                .isEqualTo("stop");
+        assertThat(frames.getLast().at("/usage/completion_tokens").asInt()).isEqualTo(7);
+        ChatCalls.awaitAudit(server);
+        assertThat(ChatCalls.query(
+                        server,
+                        "SELECT outcome || '/' || billable || '/' || completion_tokens || '/' || usage_estimated"
+                                + " FROM chat_attempts ORDER BY id DESC LIMIT 1",
+                        String.class))
+                .isEqualTo("served/yes/7/false");
+        assertThat(frames.get(frames.size() - 2).at("/idem").has("usage_estimated"))
+                .isFalse();
+    }
+
+    @Test
+    void usageTheVendorDidNotReportIsLabelledAnEstimateInTheAnswerAndTheAudit() {
+        var plain = call(server, ADMIN, "\"model\":\"fake-chat-a\",\"simulate\":{\"fake-chat-a\":\"no_usage\"}");
+        assertThat(plain.status()).isEqualTo(200);
+        assertThat(plain.body().at("/idem/usage_estimated").asBoolean()).isTrue();
+        assertThat(plain.body().at("/usage/completion_tokens").asInt()).isEqualTo(7);
+        var stream = call(
+                server,
+                ADMIN,
+                "\"model\":\"fake-chat-a\",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                        + "\"simulate\":{\"fake-chat-a\":\"no_usage\"}");
+        List<JsonNode> frames = frames(stream.raw());
+        assertThat(frames.get(frames.size() - 2).at("/idem/usage_estimated").asBoolean())
+                .isTrue();
+        ChatCalls.awaitAudit(server);
+        assertThat(ChatCalls.query(
+                        server,
+                        "SELECT count(*) FROM (SELECT usage_estimated, outcome FROM chat_attempts"
+                                + " ORDER BY id DESC LIMIT 2) t WHERE usage_estimated AND outcome = 'served'",
+                        Long.class))
+                .isEqualTo(2L);
+        var counted = call(server, ADMIN, "\"model\":\"fake-chat-a\"");
+        assertThat(counted.body().at("/idem").has("usage_estimated")).isFalse();
     }
 
     @Test

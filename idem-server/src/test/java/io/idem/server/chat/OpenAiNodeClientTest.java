@@ -45,6 +45,14 @@ class OpenAiNodeClientTest {
             assertThat(seen.at("/models/unknown/raised").asBoolean()).isTrue();
             assertThat(seen.at("/models/unknown/status").asInt()).isEqualTo(404);
             assertThat(seen.at("/models/unknown/code").asText()).isEqualTo("model_not_found");
+            assertThat(seen.at("/tools/plain/finish").asText()).isEqualTo("tool_calls");
+            assertThat(seen.at("/tools/plain/name").asText()).isEqualTo("get_weather");
+            assertThat(seen.at("/tools/plain/arguments").asText()).isEqualTo("{\"text\":\"hi there\"}");
+            assertThat(seen.at("/tools/stream/finish").asText()).isEqualTo("tool_calls");
+            assertThat(seen.at("/tools/stream/name").asText()).isEqualTo("get_weather");
+            assertThat(seen.at("/tools/stream/arguments").asText()).isEqualTo("{\"text\":\"hi there\"}");
+            assertThat(seen.at("/tools/answered").asText())
+                    .isEqualTo("Hello from fake-chat-a. You said: 22C and sunny");
         }
     }
 }
