@@ -52,7 +52,9 @@ public final class IncidentWatch {
         for (ThresholdRules.Breach breach : breaches.values()) {
             IncidentLedger.Incident incident = ledger.open(breach.rule(), breach.subject(), now);
             if (!now.isBefore(incident.since().plus(quiet))) {
-                ledger.markAlerted(incident.id(), now);
+                if (incident.alertedAt().isEmpty()) {
+                    ledger.markAlerted(incident.id(), now);
+                }
                 alerts.add(new Alert(
                         breach.rule() + ":" + breach.subject() + ":" + incident.id(),
                         breach.rule(),

@@ -65,11 +65,7 @@ public final class InvoicesApi implements Feature {
     private void checkNow(Context ctx) {
         auth.require(ctx, Role.ADMIN);
         JsonNode body = Json.readObject(ctx, 4 * 1024);
-        body.fieldNames().forEachRemaining(field -> {
-            if (!field.equals("provider") && !field.equals("date")) {
-                throw ApiError.badRequest("unknown_field", "unknown field '" + field + "'; known: [date, provider]");
-            }
-        });
+        Json.refuseUnknown(body, Set.of("provider", "date"));
         String provider = known(Json.text(body, "provider", null));
         LocalDate day = day(Json.text(body, "date", null));
         InvoiceCheck check = reconciler
