@@ -77,7 +77,6 @@ public final class IdemServer implements AutoCloseable {
         log.info("starting Idem: {}", config.describe());
         Clock clock = Clock.systemUTC();
         database = resources.push(openDatabase(config));
-        Stores stores = Stores.on(database);
         ServerSecret secret = config.secrets()
                 .secret()
                 .map(ServerSecret::of)
@@ -85,6 +84,7 @@ public final class IdemServer implements AutoCloseable {
         // Before any adapter exists: whatever a vendor says passes through it (docs/providers.md#redaction).
         Redactor redactor = NodeRedaction.start(config, secret);
         Metrics metrics = new Metrics();
+        Stores stores = Stores.on(database).meteredBy(metrics);
         Engine.Vendor vendor = new Engine.Vendor(config.credentials()::get, redactor, metrics);
         Routing routing = withInProcessFakes(config);
         KeyService keys = new KeyService(stores.keys(), clock);

@@ -98,9 +98,20 @@ public final class Metrics {
         return new MeteredQueue(store, this);
     }
 
+    /** {@code store}, with the jobs a reconcile or an operator ends counted. */
+    public io.idem.core.spi.ReviewStore meter(io.idem.core.spi.ReviewStore store, io.idem.core.spi.JobReads reads) {
+        return new MeteredReview(store, new MeteredEnds(this, reads));
+    }
+
+    /** {@code store}, with the jobs a cancel ends (or parks) counted. */
+    public io.idem.core.spi.CancelStore meter(io.idem.core.spi.CancelStore store, io.idem.core.spi.JobReads reads) {
+        return new MeteredCancels(store, new MeteredEnds(this, reads));
+    }
+
     void jobEnded(String lane, String state, java.util.Optional<Duration> toResult) {
         Counter.builder("idem.jobs.finished")
-                .description("Jobs the worker ended on this node: succeeded, failed or parked in manual_review")
+                .description("Jobs that ended on this node (succeeded, failed, canceled) or were parked in"
+                        + " manual_review, whoever decided: the worker, a reconcile, an operator or a cancel")
                 .tags("lane", lane, "state", state)
                 .register(registry)
                 .increment();

@@ -84,6 +84,22 @@ public record Stores(
      */
     public record Outbound(Outbox outbox, WebhookSubscriptions subscriptions, ProviderSignals signals) {}
 
+    /**
+     * The same stores, with every end of a job that no worker decides (reconcile, an operator's
+     * decision, a cancel) counted in {@code metrics}; the worker's own ends are counted by its
+     * metered queue.
+     */
+    public Stores meteredBy(io.idem.server.metrics.Metrics metrics) {
+        Jobs metered = new Jobs(
+                jobs.intake(),
+                jobs.reads(),
+                jobs.queue(),
+                metrics.meter(jobs.review(), jobs.reads()),
+                metrics.meter(jobs.cancels(), jobs.reads()),
+                jobs.webhooks());
+        return new Stores(metered, keys, audit, spend, keySpend, breakers, chatKeys, watch, outbound);
+    }
+
     /** The stores over one PostgreSQL database (its pool is shared by all of them). */
     public static Stores on(Database db) {
         PgSpendStore spend = new PgSpendStore(db);
