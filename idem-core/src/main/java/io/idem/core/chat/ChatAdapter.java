@@ -22,6 +22,16 @@ public interface ChatAdapter {
      */
     ChatStream stream(ChatCall call);
 
+    /**
+     * The first field of {@code request} this adapter would have to drop to call its vendor (a path
+     * such as {@code logprobs} or {@code messages[1].content[0].image_url}), or empty when it honours
+     * the whole request. Asked before any model of a chain is called, so a request is refused
+     * (or, when the caller allows it, sent without the field) rather than silently changed.
+     */
+    default java.util.Optional<String> unhonoured(ChatRequest request) {
+        return java.util.Optional.empty();
+    }
+
     /** A cheap, non-billable liveness probe. */
     default HealthAnswer health() {
         return new HealthAnswer(true, "no health endpoint");

@@ -36,6 +36,11 @@ final class RedactingChatAdapter implements ChatAdapter {
     }
 
     @Override
+    public Optional<String> unhonoured(ChatRequest request) {
+        return adapter.unhonoured(request);
+    }
+
+    @Override
     public HealthAnswer health() {
         return adapter.health().redactedBy(redactor);
     }

@@ -7,6 +7,7 @@ import io.idem.core.chat.ChatCall;
 import io.idem.core.chat.ChatMessage;
 import java.io.IOException;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Maps OpenAI's chat request onto Ollama's {@code /api/chat} and Ollama's tool calls back: messages
@@ -24,14 +25,77 @@ final class OllamaBodies {
             "presence_penalty", "presence_penalty",
             "frequency_penalty", "frequency_penalty");
 
+    /** Fields mapped onto Ollama's request (besides {@link #OPTIONS}). */
+    private static final java.util.Set<String> MAPPED =
+            java.util.Set.of("messages", "tools", "response_format", "max_tokens", "max_completion_tokens");
+
+    /**
+     * Fields that say nothing about the answer, which Ollama can go without: end-user and caching
+     * hints, storage flags, {@code n} (always 1 here) and the defaults of the rest.
+     */
+    private static final java.util.Set<String> ANSWER_NEUTRAL =
+            java.util.Set.of("user", "metadata", "store", "service_tier", "safety_identifier", "prompt_cache_key", "n");
+
     private OllamaBodies() {}
+
+    /**
+     * The first request field Ollama cannot honour: anything that is neither mapped nor neutral
+     * ({@code logprobs: true}, {@code logit_bias}, a {@code tool_choice} other than {@code auto} or
+     * {@code none}, {@code reasoning_effort}, audio, an unknown field), a {@code response_format} of
+     * another type, an image given by an {@code http(s)} URL (Ollama fetches nothing).
+     */
+    static java.util.Optional<String> unhonoured(io.idem.core.chat.ChatRequest request) {
+        JsonNode fields = ChatJson.parse(request.vendorFields()).orElse(ChatJson.MISSING);
+        for (var it = fields.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            JsonNode value = fields.get(name);
+            boolean honoured = MAPPED.contains(name)
+                    || OPTIONS.containsKey(name)
+                    || ANSWER_NEUTRAL.contains(name)
+                    || value.isNull()
+                    || isDefault(name, value);
+            if (!honoured) {
+                return java.util.Optional.of(name);
+            }
+        }
+        String formatType = fields.path("response_format").path("type").asText("text");
+        if (!java.util.Set.of("text", "json_object", "json_schema").contains(formatType)) {
+            return java.util.Optional.of("response_format.type");
+        }
+        return imageByUrl(fields.path("messages"));
+    }
+
+    /** A value that asks for what Ollama does anyway. */
+    private static boolean isDefault(String name, JsonNode value) {
+        return switch (name) {
+            case "logprobs" -> value.isBoolean() && !value.asBoolean();
+            case "parallel_tool_calls" -> value.isBoolean() && value.asBoolean();
+            case "tool_choice" -> value.isTextual() && Set.of("auto", "none").contains(value.asText());
+            default -> false;
+        };
+    }
+
+    private static java.util.Optional<String> imageByUrl(JsonNode messages) {
+        for (int m = 0; m < messages.size(); m++) {
+            JsonNode content = messages.get(m).path("content");
+            for (int p = 0; content.isArray() && p < content.size(); p++) {
+                JsonNode part = content.get(p);
+                if (part.has("image_url")
+                        && !part.path("image_url").path("url").asText("").startsWith("data:")) {
+                    return java.util.Optional.of("messages[" + m + "].content[" + p + "].image_url");
+                }
+            }
+        }
+        return java.util.Optional.empty();
+    }
 
     static byte[] body(ChatCall call, boolean stream) {
         JsonNode fields = ChatJson.parse(call.request().vendorFields()).orElse(ChatJson.MISSING);
         ObjectNode body = ChatJson.MAPPER.createObjectNode();
         body.put("model", call.vendorModel()).put("stream", stream);
         body.set("messages", messages(call, fields.path("messages")));
-        if (fields.path("tools").isArray()) {
+        if (fields.path("tools").isArray()
+                && !fields.path("tool_choice").asText("auto").equals("none")) {
             body.set("tools", fields.get("tools"));
         }
         JsonNode format = format(fields.path("response_format"));

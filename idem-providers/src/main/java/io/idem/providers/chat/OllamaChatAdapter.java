@@ -124,6 +124,11 @@ public final class OllamaChatAdapter implements ChatAdapter {
     }
 
     @Override
+    public java.util.Optional<String> unhonoured(io.idem.core.chat.ChatRequest request) {
+        return OllamaBodies.unhonoured(request);
+    }
+
+    @Override
     public HealthAnswer health() {
         try {
             HttpRequest request = HttpRequest.newBuilder(tags)

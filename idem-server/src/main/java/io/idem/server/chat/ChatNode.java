@@ -153,6 +153,7 @@ public final class ChatNode implements AutoCloseable {
                 .collect(Collectors.toUnmodifiableSet());
         var reader = new ChatRequestReader(
                 models::containsKey,
+                (model, request) -> adapters.get(models.get(model).provider()).unhonoured(request),
                 fakeModels::contains,
                 parts.routing().lanes().keySet(),
                 parts.routing().defaultLane());

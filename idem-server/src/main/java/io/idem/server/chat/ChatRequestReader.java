@@ -32,6 +32,9 @@ import java.util.function.Predicate;
  * the field ({@code param}). Thread-safe.
  */
 final class ChatRequestReader {
+    /** With {@code true}, a model that cannot honour a field is called without it (else: 400). */
+    private static final String DROP_PARAMS = "drop_params";
+
     /** Fields Idem consumes; the rest is the vendor's. */
     private static final Set<String> IDEM_FIELDS = Set.of(
             "model",
@@ -42,19 +45,30 @@ final class ChatRequestReader {
             "lane",
             "stream",
             "stream_options",
+            DROP_PARAMS,
             MaxCost.FIELD);
 
     private static final Set<String> REDUNDANCY_FIELDS =
             Set.of("timeout_ms", "first_token_timeout_ms", "on", "deadline_ms");
 
     private final Predicate<String> knownModel;
+    private final java.util.function.BiFunction<String, ChatRequest, Optional<String>> unhonoured;
     private final Predicate<String> fakeModel;
     private final Set<String> lanes;
     private final String defaultLane;
 
+    /**
+     * @param unhonoured for a model and a request, the first field the model's adapter would have to
+     *     drop ({@link io.idem.core.chat.ChatAdapter#unhonoured})
+     */
     ChatRequestReader(
-            Predicate<String> knownModel, Predicate<String> fakeModel, Set<String> lanes, String defaultLane) {
+            Predicate<String> knownModel,
+            java.util.function.BiFunction<String, ChatRequest, Optional<String>> unhonoured,
+            Predicate<String> fakeModel,
+            Set<String> lanes,
+            String defaultLane) {
         this.knownModel = knownModel;
+        this.unhonoured = unhonoured;
         this.fakeModel = fakeModel;
         this.lanes = Set.copyOf(lanes);
         this.defaultLane = defaultLane;
@@ -96,15 +110,33 @@ final class ChatRequestReader {
         if (!n.isMissingNode() && !n.isNull() && !(n.isIntegralNumber() && n.canConvertToInt() && n.asInt() == 1)) {
             throw invalid("unsupported_n", "Idem returns one choice: n must be 1", "n");
         }
+        ChatRequest request = new ChatRequest(messages(body.get("messages")), vendorFields(body), maxTokens(body));
+        if (!flag(body, DROP_PARAMS)) {
+            refuseUnhonoured(chain, request);
+        }
         return new ParsedCall(
                 chain,
-                new ChatRequest(messages(body.get("messages")), vendorFields(body), maxTokens(body)),
+                request,
                 stream,
                 includeUsage,
                 lane(body),
                 simulate(body.get("simulate")),
                 MaxCost.read(body, Map.of("type", "invalid_request_error", "param", MaxCost.FIELD)),
                 body);
+    }
+
+    /** A field some model of the chain would have to drop: refused, unless the caller allows dropping it. */
+    private void refuseUnhonoured(Chain chain, ChatRequest request) {
+        for (String model : chain.models()) {
+            Optional<String> field = unhonoured.apply(model, request);
+            if (field.isPresent()) {
+                throw invalid(
+                        "unsupported_parameter",
+                        "model '" + model + "' cannot honour '" + field.get() + "'; remove it, or send \"" + DROP_PARAMS
+                                + "\": true to call such models without it",
+                        field.get());
+            }
+        }
     }
 
     /** Which field a chain's models came from, for a refusal. */
