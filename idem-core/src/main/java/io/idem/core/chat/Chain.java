@@ -10,8 +10,14 @@ import java.util.Set;
  * that may trigger failover, and the deadline of the whole chain.
  *
  * @param requestedModel the model the caller asked for first (the report's {@code requested_model})
+ * @param midStream what a stream does when its model fails after content
  */
-public record Chain(List<Link> links, Set<Trigger> on, Duration deadline, String requestedModel) {
+public record Chain(List<Link> links, Set<Trigger> on, Duration deadline, String requestedModel, MidStream midStream) {
+
+    /** A chain whose streams stay locked to their model. */
+    public Chain(List<Link> links, Set<Trigger> on, Duration deadline, String requestedModel) {
+        this(links, on, deadline, requestedModel, MidStream.LOCK);
+    }
 
     /** One model of the chain with the timeouts that apply to its attempt. */
     public record Link(String model, Duration timeout, Duration firstTokenTimeout) {
@@ -27,6 +33,7 @@ public record Chain(List<Link> links, Set<Trigger> on, Duration deadline, String
         on = Set.copyOf(on);
         Objects.requireNonNull(deadline, "deadline");
         Objects.requireNonNull(requestedModel, "requestedModel");
+        Objects.requireNonNull(midStream, "midStream");
         if (links.isEmpty() || links.size() > ChainLimits.MAX_MODELS) {
             throw new IllegalArgumentException(
                     "a chain has 1.." + ChainLimits.MAX_MODELS + " links, was " + links.size());

@@ -116,6 +116,7 @@ public final class ChainPlanner {
         Duration fallbackDeadline =
                 longest.compareTo(ChainLimits.DEFAULT_DEADLINE) > 0 ? longest : ChainLimits.DEFAULT_DEADLINE;
         Duration deadline = request.deadline().or(key::deadline).orElse(fallbackDeadline);
-        return new Chain(links, on, deadline, links.getFirst().model());
+        MidStream midStream = request.midStream().or(key::midStream).orElse(MidStream.LOCK);
+        return new Chain(links, on, deadline, links.getFirst().model(), midStream);
     }
 }

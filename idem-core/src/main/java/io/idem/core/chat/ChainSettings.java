@@ -12,19 +12,31 @@ import java.util.Set;
  *
  * @param on the failures that may trigger failover; empty means "never fail over"
  * @param deadline bounds all attempts of the chain together
+ * @param midStream what a stream does when its model fails after content ({@link MidStream#LOCK} by default)
  */
 public record ChainSettings(
         Optional<Duration> timeout,
         Optional<Duration> firstTokenTimeout,
         Optional<Set<Trigger>> on,
-        Optional<Duration> deadline) {
+        Optional<Duration> deadline,
+        Optional<MidStream> midStream) {
     public static final ChainSettings NONE =
             new ChainSettings(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** Settings that leave {@code mid_stream} to the default. */
+    public ChainSettings(
+            Optional<Duration> timeout,
+            Optional<Duration> firstTokenTimeout,
+            Optional<Set<Trigger>> on,
+            Optional<Duration> deadline) {
+        this(timeout, firstTokenTimeout, on, deadline, Optional.empty());
+    }
 
     public ChainSettings {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(firstTokenTimeout, "firstTokenTimeout");
         on = on.map(Set::copyOf);
         Objects.requireNonNull(deadline, "deadline");
+        Objects.requireNonNull(midStream, "midStream");
     }
 }

@@ -77,16 +77,61 @@ public final class ChatEngine {
                 failed -> failed);
     }
 
-    /** A streaming call: locked to the first model that produced content, or why none did. */
+    /**
+     * A streaming call: locked to the first model that produced content, or why none did. With
+     * {@code mid_stream: continue}, a model that fails after content hands the stream on ({@link
+     * #resume}).
+     */
     public StreamStart stream(Chain chain, ChatRequest request, ChatCaller caller) {
-        return run(
-                chain,
-                request,
-                caller,
-                true,
-                (book, model, link, call, probe, deadline) ->
-                        StreamOpening.open(book, model, adapters.get(model.provider()), link, call, probe, deadline),
-                failed -> failed);
+        return run(chain, request, caller, true, streamAttempter(chain, request, caller), failed -> failed);
+    }
+
+    private Attempter<StreamStart> streamAttempter(Chain chain, ChatRequest request, ChatCaller caller) {
+        return (book, model, link, call, probe, deadline) -> {
+            AttemptEnd<StreamStart> end =
+                    StreamOpening.open(book, model, adapters.get(model.provider()), link, call, probe, deadline);
+            if (end.success() instanceof LockedStream locked && chain.midStream() == MidStream.CONTINUE) {
+                locked.continuedBy((failed, outcome, answered) ->
+                        resume(book, new Resume(chain, request, caller, deadline), link, failed, outcome, answered));
+            }
+            return end;
+        };
+    }
+
+    /** What a stream taken over mid-answer runs on: the same chain, request, caller and deadline. */
+    private record Resume(Chain chain, ChatRequest request, ChatCaller caller, Instant deadline) {}
+
+    /**
+     * The stream of {@code link}'s model failed after content: when the failover rules allow it, the
+     * rest of the chain runs, each model that takes a prefill given {@code answered} to continue.
+     */
+    private Optional<LockedStream.Resumed> resume(
+            AttemptBook book,
+            Resume at,
+            Chain.Link link,
+            ChatAttempt failed,
+            Outcome outcome,
+            Optional<String> answered) {
+        List<Chain.Link> links = at.chain().links();
+        int next = links.indexOf(link) + 1;
+        boolean timeLeft = book.now().isBefore(at.deadline());
+        var verdict =
+                FailoverRule.decide(outcome, at.chain().on(), at.caller().unconfirmed(), next < links.size(), timeLeft);
+        if (verdict != FailoverRule.Verdict.FAIL_OVER) {
+            return Optional.empty();
+        }
+        book.failedOver(
+                failed,
+                links.get(next).model(),
+                failed.result().reason().orElseThrow().wire());
+        Optional<String> prefix = answered.filter(text -> !text.isEmpty());
+        StreamStart start =
+                runFrom(book, at, next, prefix, streamAttempter(at.chain(), at.request(), at.caller()), ended -> ended);
+        if (start instanceof LockedStream locked) {
+            boolean continued = prefix.isPresent() && locked.model().prefill();
+            return Optional.of(new LockedStream.Resumed(locked, !continued));
+        }
+        return Optional.empty();
     }
 
     /** How one model of the chain is tried: a plain call, or a stream opened up to its first token. */
@@ -108,9 +153,27 @@ public final class ChatEngine {
             Attempter<S> attempter,
             java.util.function.Function<ChainResult.Failed, S> ended) {
         AttemptBook book = new AttemptBook(gate, audit, clock, caller, chain, stream);
-        Instant deadline = book.now().plus(chain.deadline());
+        Resume at = new Resume(chain, request, caller, book.now().plus(chain.deadline()));
+        return runFrom(book, at, 0, Optional.empty(), attempter, ended);
+    }
+
+    /**
+     * The chain from its {@code from}th model on; {@code prefix}, an answer another model began, is
+     * given to each model that takes a prefill.
+     */
+    private <S> S runFrom(
+            AttemptBook book,
+            Resume at,
+            int from,
+            Optional<String> prefix,
+            Attempter<S> attempter,
+            java.util.function.Function<ChainResult.Failed, S> ended) {
+        Chain chain = at.chain();
+        ChatRequest request = at.request();
+        ChatCaller caller = at.caller();
+        Instant deadline = at.deadline();
         List<Chain.Link> links = chain.links();
-        for (int i = 0; i < links.size(); i++) {
+        for (int i = from; i < links.size(); i++) {
             Chain.Link link = links.get(i);
             ChatModel model = model(link.model());
             Optional<String> next =
@@ -136,7 +199,8 @@ public final class ChatEngine {
                     caller.callId() + "-" + book.nextSeq(),
                     model.vendorModel(),
                     timeout,
-                    Optional.ofNullable(caller.simulate().get(model.name())));
+                    Optional.ofNullable(caller.simulate().get(model.name())),
+                    model.prefill() ? prefix : Optional.empty());
             AttemptEnd<S> attempt = attempter.attempt(book, model, link, call, probe, deadline);
             if (attempt.success() != null) {
                 return attempt.success();

@@ -8,9 +8,24 @@ import java.util.Objects;
 /**
  * A chat model Idem offers under {@code name}, served by {@code provider} as {@code vendorModel},
  * with its prices (what one million tokens cost) for the audit and the budgets.
+ *
+ * @param prefill the model continues a trailing assistant message instead of answering afresh (so a
+ *     stream it takes over mid-answer can carry on where the last model stopped)
  */
 public record ChatModel(
-        String name, String provider, String vendorModel, BigDecimal inputUsdPer1M, BigDecimal outputUsdPer1M) {
+        String name,
+        String provider,
+        String vendorModel,
+        BigDecimal inputUsdPer1M,
+        BigDecimal outputUsdPer1M,
+        boolean prefill) {
+
+    /** A model that answers afresh whatever the history ends with. */
+    public ChatModel(
+            String name, String provider, String vendorModel, BigDecimal inputUsdPer1M, BigDecimal outputUsdPer1M) {
+        this(name, provider, vendorModel, inputUsdPer1M, outputUsdPer1M, false);
+    }
+
     public ChatModel {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(provider, "provider");

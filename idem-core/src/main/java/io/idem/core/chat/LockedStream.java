@@ -9,10 +9,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A stream locked to the model that produced its first content token (DESIGN §5): from here on
- * there is no failover; a failure is a {@link StreamPiece.Broken}, never a clean end. The attempt
- * is recorded when the stream ends, however it ends ({@link #close()} before the end records the
- * client leaving as an unconfirmed attempt). Pulled by one thread.
+ * A stream locked to the model that produced its first content token (DESIGN §5): by default there
+ * is no failover from here on; a failure is a {@link StreamPiece.Broken}, never a clean end. With
+ * a {@link Continuation} ({@code mid_stream: continue}) a failure hands the stream to the next model
+ * instead, announced by a {@link StreamPiece.Switched}, and this stream then yields what that one
+ * does. The attempt is recorded when the stream ends, however it ends ({@link #close()} before the
+ * end records the client leaving as an unconfirmed attempt). Pulled by one thread.
  */
 public final class LockedStream implements StreamStart, AutoCloseable {
     private final AttemptBook book;
@@ -24,8 +26,27 @@ public final class LockedStream implements StreamStart, AutoCloseable {
     private final boolean probe;
     private final long promptEstimate;
     private final Deque<ChatEvent> buffered = new ArrayDeque<>();
+    private final StringBuilder partial = new StringBuilder();
+    private boolean toolCallsSeen;
     private long tokensSeen;
     private boolean ended;
+    private Continuation continuation;
+    private LockedStream successor;
+
+    /** Who takes the stream over when its model fails after content. */
+    @FunctionalInterface
+    interface Continuation {
+        /**
+         * @param failed the attempt that just failed, already recorded
+         * @param answered the content the client has seen, or empty when it cannot be continued
+         *     (a tool call was under way)
+         * @return the next model's stream, locked to its first token, or empty when none took over
+         */
+        Optional<Resumed> resume(ChatAttempt failed, Outcome outcome, Optional<String> answered);
+    }
+
+    /** The stream that took over; {@code restarted} when it answers afresh. */
+    record Resumed(LockedStream stream, boolean restarted) {}
 
     LockedStream(
             AttemptBook book,
@@ -62,8 +83,16 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         return book.attempts();
     }
 
+    /** From now on, a failure after content is handed to {@code continuation}. */
+    void continuedBy(Continuation continuation) {
+        this.continuation = continuation;
+    }
+
     /** The next piece for the client; after a {@link StreamPiece.Done} or {@link StreamPiece.Broken}, none. */
     public StreamPiece next() throws InterruptedException {
+        if (successor != null) {
+            return successor.next();
+        }
         if (ended) {
             throw new IllegalStateException("the stream has ended");
         }
@@ -74,7 +103,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
             try {
                 pulled = left.isNegative() || left.isZero() ? Optional.empty() : upstream.next(left);
             } catch (InterruptedException e) {
-                fail(new Outcome.Unconfirmed("interrupted", "interrupted while streaming", 200, null));
+                end(new Outcome.Unconfirmed("interrupted", "interrupted while streaming", 200, null));
                 throw e;
             } catch (RuntimeException e) {
                 return fail(new Outcome.AdapterFault(
@@ -91,6 +120,8 @@ public final class LockedStream implements StreamStart, AutoCloseable {
                 if (token.substantive()) {
                     tokensSeen++;
                 }
+                partial.append(token.text());
+                toolCallsSeen |= token.passthrough().contains("\"tool_calls\"");
                 yield new StreamPiece.Text(token.text(), token.passthrough());
             }
             case ChatEvent.Finished finished -> finish(finished);
@@ -116,19 +147,35 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         return new StreamPiece.Done(finished.finishReason(), usage, finished.degradationNotice(), book.attempts());
     }
 
+    /** The model failed: the next one takes over when the chain continues streams, else the stream is broken. */
     private StreamPiece fail(Outcome outcome) {
+        ChatAttempt failed = end(outcome);
+        if (continuation != null) {
+            Optional<String> answered = toolCallsSeen ? Optional.empty() : Optional.of(partial.toString());
+            Optional<Resumed> resumed = continuation.resume(failed, outcome, answered);
+            if (resumed.isPresent()) {
+                successor = resumed.get().stream();
+                return new StreamPiece.Switched(
+                        successor.model(), resumed.get().restarted(), outcome, successor.earlierAttempts());
+            }
+        }
+        return new StreamPiece.Broken(outcome, book.attempts());
+    }
+
+    private ChatAttempt end(Outcome outcome) {
         ended = true;
         upstream.close();
         AttemptResult result = AttemptOutcomes.failed(outcome, model, TokenUsage.estimate(promptEstimate, tokensSeen));
-        book.end(model, result, started, Optional.of(firstToken), Optional.of(outcome), probe);
-        return new StreamPiece.Broken(outcome, book.attempts());
+        return book.end(model, result, started, Optional.of(firstToken), Optional.of(outcome), probe);
     }
 
     /** Ends the stream early (the client left): the vendor call is aborted and recorded as unconfirmed. */
     @Override
     public void close() {
-        if (!ended) {
-            fail(new Outcome.Unconfirmed("client_disconnected", "the client left before the stream ended", 200, null));
+        if (successor != null) {
+            successor.close();
+        } else if (!ended) {
+            end(new Outcome.Unconfirmed("client_disconnected", "the client left before the stream ended", 200, null));
         }
     }
 }

@@ -30,6 +30,19 @@ public sealed interface StreamPiece {
         }
     }
 
+    /**
+     * The stream's model failed after content and the next model took over ({@code mid_stream:
+     * continue}): {@code restarted} when it answers afresh (the client must drop what it has), else
+     * it continues the partial answer. {@code attempts} is the report so far.
+     */
+    record Switched(ChatModel to, boolean restarted, Outcome cause, List<ChatAttempt> attempts) implements StreamPiece {
+        public Switched {
+            Objects.requireNonNull(to, "to");
+            Objects.requireNonNull(cause, "cause");
+            attempts = List.copyOf(attempts);
+        }
+    }
+
     /** The stream broke after content was sent: the client must see an error, never a clean end. */
     record Broken(Outcome outcome, List<ChatAttempt> attempts) implements StreamPiece {
         public Broken {

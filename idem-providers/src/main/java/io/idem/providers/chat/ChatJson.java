@@ -81,6 +81,30 @@ final class ChatJson {
     }
 
     /** The request body: the caller's passthrough fields with this attempt's model and stream flags. */
+    /**
+     * The body of {@code call} for an OpenAI-compatible vendor: its fields as the caller sent them,
+     * and an answer begun by another model, if any, as a trailing assistant message to continue.
+     */
+    static byte[] openAiBody(io.idem.core.chat.ChatCall call, boolean stream) {
+        String fields = call.request().vendorFields();
+        if (call.assistantPrefix().isPresent()) {
+            fields = withAssistantPrefix(fields, call.assistantPrefix().get());
+        }
+        return openAiBody(fields, call.vendorModel(), stream);
+    }
+
+    /** {@code vendorFields} with {@code prefix} appended to its messages as the assistant's. */
+    static String withAssistantPrefix(String vendorFields, String prefix) {
+        try {
+            com.fasterxml.jackson.databind.node.ObjectNode fields =
+                    (com.fasterxml.jackson.databind.node.ObjectNode) MAPPER.readTree(vendorFields);
+            fields.withArray("messages").addObject().put("role", "assistant").put("content", prefix);
+            return MAPPER.writeValueAsString(fields);
+        } catch (IOException | ClassCastException e) {
+            throw new IllegalStateException("cannot add a prefill to the request's fields", e);
+        }
+    }
+
     static byte[] openAiBody(String vendorFields, String vendorModel, boolean stream) {
         StringBuilder body = new StringBuilder(vendorFields.length() + 96);
         body.append("{\"model\":");

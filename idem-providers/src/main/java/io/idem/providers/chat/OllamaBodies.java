@@ -93,7 +93,11 @@ final class OllamaBodies {
         JsonNode fields = ChatJson.parse(call.request().vendorFields()).orElse(ChatJson.MISSING);
         ObjectNode body = ChatJson.MAPPER.createObjectNode();
         body.put("model", call.vendorModel()).put("stream", stream);
-        body.set("messages", messages(call, fields.path("messages")));
+        ArrayNode messages = messages(call, fields.path("messages"));
+        call.assistantPrefix()
+                .ifPresent(
+                        prefix -> messages.addObject().put("role", "assistant").put("content", prefix));
+        body.set("messages", messages);
         if (fields.path("tools").isArray()
                 && !fields.path("tool_choice").asText("auto").equals("none")) {
             body.set("tools", fields.get("tools"));

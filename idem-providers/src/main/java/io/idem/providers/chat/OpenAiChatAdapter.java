@@ -104,8 +104,7 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             return new ChatReply.Failed(
                     new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null));
         }
-        SendTracker tracker =
-                SendTracker.track(ChatJson.openAiBody(call.request().vendorFields(), call.vendorModel(), false));
+        SendTracker tracker = SendTracker.track(ChatJson.openAiBody(call, false));
         try {
             HttpRequest request = request(call, credential, tracker, "application/json");
             return switch (VendorExchange.send(client, request, tracker)) {
@@ -128,8 +127,7 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             return failedAtOnce(
                     new Outcome.Rejected(RejectionKind.CONFIG, "missing_credential", missing.reason(), 0, null));
         }
-        SendTracker tracker =
-                SendTracker.track(ChatJson.openAiBody(call.request().vendorFields(), call.vendorModel(), true));
+        SendTracker tracker = SendTracker.track(ChatJson.openAiBody(call, true));
         HttpRequest request = request(call, credential, tracker, "text/event-stream");
         VendorText text = VendorText.of(redactor, credential);
         return StreamingExchange.start(

@@ -8,9 +8,17 @@ import java.util.List;
 /**
  * A chat completion request as the fake vendor reads it (OpenAI's shape), and the deterministic
  * answer it gives: {@code Hello from <model>. You said: <last user message>}, one token per word.
+ * A conversation that ends with an assistant message is a prefill: the answer continues it, leaving
+ * out as many of its own first words as the prefill has ({@code prefilledWords}).
  */
 record ChatAsk(
-        String model, String lastUserText, long promptTokens, boolean stream, boolean includeUsage, int maxTokens) {
+        String model,
+        String lastUserText,
+        long promptTokens,
+        boolean stream,
+        boolean includeUsage,
+        int maxTokens,
+        int prefilledWords) {
     static final int MAX_ECHO = 200;
 
     sealed interface Read {}
@@ -39,6 +47,7 @@ record ChatAsk(
         }
         String last = "";
         long words = 0;
+        int prefilled = 0;
         for (JsonNode message : messages) {
             String text = text(message.path("content"));
             words += wordCount(text);
@@ -46,6 +55,7 @@ record ChatAsk(
             if (role.equals("user") || role.equals("tool")) {
                 last = text;
             }
+            prefilled = role.equals("assistant") ? (int) wordCount(text) : 0;
         }
         JsonNode max = root.path("max_tokens");
         int maxTokens = max.canConvertToInt() && max.asInt() > 0 ? max.asInt() : 0;
@@ -55,7 +65,8 @@ record ChatAsk(
                 Math.max(1, words),
                 root.path("stream").asBoolean(false),
                 root.path("stream_options").path("include_usage").asBoolean(false),
-                maxTokens));
+                maxTokens,
+                prefilled));
     }
 
     private static String text(JsonNode content) {
@@ -92,7 +103,7 @@ record ChatAsk(
         }
         String[] words = ("Hello from " + model + ". You said: " + (echo.isEmpty() ? "nothing" : echo)).split(" ");
         List<String> tokens = new ArrayList<>();
-        for (int i = 0; i < words.length; i++) {
+        for (int i = Math.min(prefilledWords, words.length - 1); i < words.length; i++) {
             tokens.add(i == 0 ? words[i] : " " + words[i]);
         }
         return tokens;

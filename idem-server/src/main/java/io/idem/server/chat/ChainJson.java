@@ -5,6 +5,7 @@ import io.idem.core.chat.ChainEntry;
 import io.idem.core.chat.ChainLimits;
 import io.idem.core.chat.ChainSettings;
 import io.idem.core.chat.InvalidChainException;
+import io.idem.core.chat.MidStream;
 import io.idem.core.chat.Trigger;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,16 @@ final class ChainJson {
                 millis(node, field, "deadline_ms").map(ms -> ChainLimits.deadline(ms, field + ".deadline_ms"));
         Optional<Set<Trigger>> on =
                 node.has("on") ? Optional.of(triggers(node.get("on"), field + ".on")) : Optional.empty();
-        return new ChainSettings(timeout, firstToken, on, deadline);
+        return new ChainSettings(timeout, firstToken, on, deadline, midStream(node, field));
+    }
+
+    private static Optional<MidStream> midStream(JsonNode node, String field) {
+        if (!node.has("mid_stream")) {
+            return Optional.empty();
+        }
+        JsonNode value = node.get("mid_stream");
+        return Optional.of(MidStream.fromWire(value.isTextual() ? value.asText() : "")
+                .orElseThrow(() -> invalid(field + ".mid_stream", "must be \"lock\" or \"continue\"")));
     }
 
     private static Set<Trigger> triggers(JsonNode node, String field) {

@@ -16,6 +16,17 @@ import java.util.Optional;
  * with the {@code Idem-Served-Model} and {@code Idem-Attempts} headers saying the same.
  */
 final class ChatReport {
+    /** The short code of why an attempt ended as it did. */
+    static String code(io.idem.core.outcome.Outcome outcome) {
+        return switch (outcome) {
+            case io.idem.core.outcome.Outcome.Unconfirmed u -> u.code();
+            case io.idem.core.outcome.Outcome.Unavailable u -> u.code();
+            case io.idem.core.outcome.Outcome.Rejected r -> r.code();
+            case io.idem.core.outcome.Outcome.AdapterFault f -> "adapter_fault";
+            case io.idem.core.outcome.Outcome.Confirmed c -> "confirmed";
+        };
+    }
+
     /** How a stream's serving attempt shows before it has ended. */
     static final String STREAMING = "streaming";
 

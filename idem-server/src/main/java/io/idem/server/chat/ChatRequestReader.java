@@ -49,7 +49,7 @@ final class ChatRequestReader {
             MaxCost.FIELD);
 
     private static final Set<String> REDUNDANCY_FIELDS =
-            Set.of("timeout_ms", "first_token_timeout_ms", "on", "deadline_ms");
+            Set.of("timeout_ms", "first_token_timeout_ms", "on", "deadline_ms", "mid_stream");
 
     private final Predicate<String> knownModel;
     private final java.util.function.BiFunction<String, ChatRequest, Optional<String>> unhonoured;

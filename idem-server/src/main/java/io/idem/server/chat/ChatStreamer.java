@@ -5,7 +5,6 @@ import io.idem.core.chat.ChatCompletion;
 import io.idem.core.chat.ChatModel;
 import io.idem.core.chat.LockedStream;
 import io.idem.core.chat.StreamPiece;
-import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.ChatIdempotencyStore;
 import io.javalin.http.Context;
 import jakarta.servlet.http.HttpServletResponse;
@@ -18,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * Writes one locked stream to the client as OpenAI's SSE frames: a role chunk carrying the report so
  * far, the content chunks, a finish chunk with the final report, the usage chunk when asked for, and
  * {@code data: [DONE]}. A failure after the first token is an explicit error frame and no {@code
- * [DONE]}: the client must never take a broken answer for a complete one. A client that leaves
- * ends the vendor call (recorded as unconfirmed by the locked stream).
+ * [DONE]}: the client must never take a broken answer for a complete one. With {@code mid_stream:
+ * continue}, a model that takes over is announced by a chunk with an empty delta and {@code
+ * idem.stream_switch} (its {@code restarted}: the client must drop what it has). A client that
+ * leaves ends the vendor call (recorded as unconfirmed by the locked stream).
  */
 final class ChatStreamer {
     private static final Logger log = LoggerFactory.getLogger(ChatStreamer.class);
@@ -29,9 +30,9 @@ final class ChatStreamer {
     private final LockedStream locked;
     private final String id;
     private final long created;
-    private final ChatModel model;
+    private ChatModel model;
     private final StringBuilder text = new StringBuilder();
-    private final StreamedToolCalls toolCalls = new StreamedToolCalls();
+    private StreamedToolCalls toolCalls = new StreamedToolCalls();
 
     ChatStreamer(Context ctx, ParsedCall call, LockedStream locked, String id, long created) {
         this.ctx = ctx;
@@ -80,6 +81,7 @@ final class ChatStreamer {
                                 chunk.path("choices").path(0).path("delta").path("tool_calls"));
                         frames.data(chunk);
                     }
+                    case StreamPiece.Switched switched -> frames.data(switchTo(switched));
                     case StreamPiece.Done done -> {
                         return Optional.of(finish(frames, done));
                     }
@@ -122,6 +124,28 @@ final class ChatStreamer {
         return new ChatIdempotencyStore.Answer(200, stored.toString(), model.name(), attempts);
     }
 
+    /**
+     * The chunk that announces the next model; after a restart the answer kept for replay starts
+     * over with it.
+     */
+    private ObjectNode switchTo(StreamPiece.Switched switched) {
+        ObjectNode delta = ChatBodies.delta();
+        if (switched.restarted()) {
+            text.setLength(0);
+            toolCalls = new StreamedToolCalls();
+            delta.put("role", "assistant").put("content", "");
+        }
+        ObjectNode chunk = ChatBodies.chunk(id, created, switched.to(), delta, null, call.includeUsage());
+        chunk.putObject("idem")
+                .putObject("stream_switch")
+                .put("from", model.name())
+                .put("to", switched.to().name())
+                .put("restarted", switched.restarted())
+                .put("reason", ChatReport.code(switched.cause()));
+        model = switched.to();
+        return chunk;
+    }
+
     /** The merged tool calls, as the stored answer's message passes them through. */
     private String storedPassthrough() {
         ObjectNode passthrough = ChatBodies.delta();
@@ -132,13 +156,7 @@ final class ChatStreamer {
     private ObjectNode errorFrame(StreamPiece.Broken broken) {
         ObjectNode frame = ChatBodies.delta();
         ObjectNode error = frame.putObject("error");
-        String code = switch (broken.outcome()) {
-            case Outcome.Unconfirmed u -> u.code();
-            case Outcome.Unavailable u -> u.code();
-            case Outcome.Rejected r -> r.code();
-            case Outcome.AdapterFault f -> "adapter_fault";
-            case Outcome.Confirmed c -> "confirmed";
-        };
+        String code = ChatReport.code(broken.outcome());
         error.put(
                         "message",
                         "the stream from " + model.name() + " broke after it started (" + code

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * model name belongs to one provider.
  */
 final class ChatRoutingReader {
-    private static final Set<String> MODEL_FIELDS = Set.of("model", "input_usd_per_1m", "output_usd_per_1m");
+    private static final Set<String> MODEL_FIELDS = Set.of("model", "input_usd_per_1m", "output_usd_per_1m", "prefill");
     /** The demo's last tier, named after its adapter. */
     private static final String STATIC_TIER = StaticVendor.NAME;
 
@@ -60,8 +60,14 @@ final class ChatRoutingReader {
     }
 
     private static ChatModel fakeModel(String name, String provider) {
+        // The fake vendor continues a trailing assistant message, as prefill-capable vendors do.
         return new ChatModel(
-                name, provider, name, FakeVendorServer.CHAT_INPUT_USD_PER_1M, FakeVendorServer.CHAT_OUTPUT_USD_PER_1M);
+                name,
+                provider,
+                name,
+                FakeVendorServer.CHAT_INPUT_USD_PER_1M,
+                FakeVendorServer.CHAT_OUTPUT_USD_PER_1M,
+                true);
     }
 
     ChatRouting read(JsonNode root, Map<String, ProviderSettings> jobProviders) {
@@ -143,13 +149,18 @@ final class ChatRoutingReader {
 
     private static ChatModel model(String where, String name, String provider, String vendorModel, JsonNode prices) {
         String at = where + ".chat_models." + name;
+        JsonNode prefill = prices == null ? null : prices.get("prefill");
+        if (prefill != null && !prefill.isBoolean()) {
+            throw new ConfigException(at + ".prefill must be true or false, was " + prefill);
+        }
         try {
             return new ChatModel(
                     name,
                     provider,
                     vendorModel,
                     price(at, prices, "input_usd_per_1m"),
-                    price(at, prices, "output_usd_per_1m"));
+                    price(at, prices, "output_usd_per_1m"),
+                    prefill != null && prefill.asBoolean());
         } catch (IllegalArgumentException e) {
             throw new ConfigException(at + ": " + e.getMessage(), e);
         }
