@@ -11,11 +11,7 @@ import picocli.CommandLine.Option;
         name = "keys",
         description = "Manage API keys on a running Idem server.",
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
-final class KeysCommand implements Runnable {
-    @Override
-    public void run() {
-        new picocli.CommandLine(this).usage(System.out);
-    }
+final class KeysCommand extends CommandGroup {
 
     @Command(name = "create", description = "Create a key; its secret is printed once.")
     static final class Create implements Callable<Integer> {

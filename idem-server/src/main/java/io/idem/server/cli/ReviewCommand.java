@@ -13,11 +13,7 @@ import picocli.CommandLine.Parameters;
         name = "review",
         description = "Work the manual-review queue (needs an operator or admin key).",
         subcommands = {ReviewCommand.ListQueue.class, ReviewCommand.Reconcile.class, ReviewCommand.Resolve.class})
-final class ReviewCommand implements Runnable {
-    @Override
-    public void run() {
-        new picocli.CommandLine(this).usage(System.out);
-    }
+final class ReviewCommand extends CommandGroup {
 
     @Command(name = "list", description = "Parked jobs, oldest first: reason, age, attempts.")
     static final class ListQueue implements Callable<Integer> {

@@ -44,6 +44,12 @@ final class ServerConnection {
         return response.body().isEmpty() ? null : Json.MAPPER.readTree(response.body());
     }
 
+    /** {@code value} as one path segment: an id typed by a person never reaches another route. */
+    static String segment(String value) {
+        return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8)
+                .replace("+", "%20");
+    }
+
     static void print(JsonNode node) throws Exception {
         System.out.println(Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node));
     }

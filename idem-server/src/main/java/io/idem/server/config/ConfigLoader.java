@@ -31,15 +31,38 @@ public final class ConfigLoader {
      */
     static final int DEMO_FAILURE_THRESHOLD = 1_000_000;
 
+    /** Top-level keys whose contents other readers check field by field. */
+    private static final Set<String> SECTIONS =
+            Set.of("providers", "lanes", "default_lane", "alerts", "trusted_proxies");
+
     private final Map<String, String> env;
+    private java.util.List<Setting> effective = java.util.List.of();
 
     public ConfigLoader(Map<String, String> env) {
         this.env = env;
     }
 
+    /**
+     * One setting as the last {@link #load} resolved it: its value ({@code [set]} for a secret), and
+     * where it came from ({@code idem.yaml}, an environment variable's name, or {@code default}).
+     */
+    public record Setting(String path, String envName, String value, String source) {}
+
+    /** Every setting the last {@link #load} read, in reading order; empty before one. */
+    public java.util.List<Setting> effective() {
+        return effective;
+    }
+
     public IdemConfig load(Optional<Path> file) {
         ObjectNode root = file.map(ConfigLoader::readYaml).orElseGet(JsonNodeFactory.instance::objectNode);
         Settings s = new Settings(root, env);
+        IdemConfig config = load(root, s);
+        s.refuseUnknown(SECTIONS);
+        effective = s.resolved();
+        return config;
+    }
+
+    private IdemConfig load(ObjectNode root, Settings s) {
         JsonNode routingNode = root;
         String providersJson = env.get("PROVIDERS_JSON");
         if (providersJson != null && !providersJson.isBlank()) {
@@ -300,28 +323,103 @@ public final class ConfigLoader {
         }
     }
 
-    /** Reads dotted settings from the file with an environment variable taking precedence. */
-    private record Settings(ObjectNode root, Map<String, String> env) {
+    /**
+     * Reads dotted settings from the file with an environment variable taking precedence: the one
+     * named, or else {@code IDEM_} and the path in capitals with underscores ({@code
+     * worker.lease_seconds}: {@code IDEM_WORKER_LEASE_SECONDS}). Remembers what it read, so that a
+     * key nobody read can be refused and the effective configuration printed.
+     */
+    private static final class Settings {
+        private static final Set<String> SECRETS = Set.of("secret", "bootstrap_key", "metrics_token");
+
+        private final ObjectNode root;
+        private final Map<String, String> env;
+        private final Map<String, Setting> read = new java.util.LinkedHashMap<>();
+
+        Settings(ObjectNode root, Map<String, String> env) {
+            this.root = root;
+            this.env = env;
+        }
+
+        java.util.List<Setting> resolved() {
+            return java.util.List.copyOf(read.values());
+        }
+
+        static String envNameOf(String path, String envName) {
+            return envName != null
+                    ? envName
+                    : "IDEM_" + path.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+        }
+
         String text(String path, String envName, String fallback) {
-            if (envName != null && env.get(envName) != null && !env.get(envName).isBlank()) {
-                return env.get(envName);
+            String variable = envNameOf(path, envName);
+            String value;
+            String source;
+            if (env.get(variable) != null && !env.get(variable).isBlank()) {
+                value = env.get(variable);
+                source = variable;
+            } else {
+                JsonNode node = at(path);
+                if (node != null && !node.isNull() && !node.isValueNode()) {
+                    throw new ConfigException(path + " must be a single value, was " + node);
+                }
+                boolean set = node != null && !node.isNull();
+                value = set ? node.asText() : fallback;
+                source = set ? "idem.yaml" : "default";
             }
-            JsonNode node = at(path);
-            if (node == null || node.isNull()) {
-                return fallback;
+            read.put(path, new Setting(path, variable, shown(path, value), source));
+            return value;
+        }
+
+        /** How a value may be printed: secrets only as set or not, a database URL without its password. */
+        private static String shown(String path, String value) {
+            if (value == null) {
+                return "[none]";
             }
-            if (!node.isValueNode()) {
-                throw new ConfigException(path + " must be a single value, was " + node);
+            if (SECRETS.contains(path)) {
+                return "[set]";
             }
-            return node.asText();
+            return path.equals("database_url") ? IdemConfig.redactUrl(value) : value;
+        }
+
+        /** Fails on the first key of the file that no setting read, naming the nearest known one. */
+        void refuseUnknown(Set<String> sections) {
+            root.fieldNames().forEachRemaining(key -> {
+                if (!sections.contains(key)) {
+                    refuseUnknown(key, root.get(key), sections);
+                }
+            });
+        }
+
+        private void refuseUnknown(String path, JsonNode node, Set<String> sections) {
+            if (read.containsKey(path)) {
+                return;
+            }
+            if (node.isObject() && read.keySet().stream().anyMatch(known -> known.startsWith(path + "."))) {
+                node.fieldNames().forEachRemaining(key -> refuseUnknown(path + "." + key, node.get(key), sections));
+                return;
+            }
+            int depth = path.split("\\.").length;
+            Set<String> known = new java.util.TreeSet<>(sections);
+            read.keySet()
+                    .forEach(name -> known.add(String.join(
+                            ".",
+                            java.util.Arrays.asList(name.split("\\."))
+                                    .subList(0, Math.min(depth, name.split("\\.").length)))));
+            throw new ConfigException("unknown setting '" + path + "' in idem.yaml"
+                    + Nearest.of(path, known)
+                            .map(n -> "; did you mean '" + n + "'?")
+                            .orElse(""));
         }
 
         int intValue(String path, String envName, int fallback, int min, int max) {
             String raw = text(path, envName, null);
             if (raw == null) {
+                read.put(path, new Setting(path, envNameOf(path, envName), String.valueOf(fallback), "default"));
                 return fallback;
             }
-            String where = envName != null && env.get(envName) != null ? envName : path;
+            String variable = envNameOf(path, envName);
+            String where = env.get(variable) != null ? variable : path;
             int value;
             try {
                 value = Integer.parseInt(raw.trim());
@@ -337,9 +435,11 @@ public final class ConfigLoader {
         boolean bool(String path, String envName, boolean fallback) {
             String raw = text(path, envName, null);
             if (raw == null) {
+                read.put(path, new Setting(path, envNameOf(path, envName), String.valueOf(fallback), "default"));
                 return fallback;
             }
-            String where = envName != null && env.get(envName) != null ? envName : path;
+            String variable = envNameOf(path, envName);
+            String where = env.get(variable) != null ? variable : path;
             return switch (raw.strip()) {
                 case "true" -> true;
                 case "false" -> false;

@@ -46,6 +46,115 @@ class CliTest {
         return out.toString(StandardCharsets.UTF_8);
     }
 
+    /** Exit code and everything printed (stdout and stderr), for commands that need no server. */
+    private record Ran(int code, String out) {}
+
+    private static Ran runPlain(String... args) {
+        PrintStream originalOut = System.out;
+        PrintStream originalErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream both = new PrintStream(out, true, StandardCharsets.UTF_8);
+        System.setOut(both);
+        System.setErr(both);
+        try {
+            int code = new CommandLine(new Main()).execute(args);
+            return new Ran(code, out.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(originalOut);
+            System.setErr(originalErr);
+        }
+    }
+
+    @Test
+    void everyCommandHasHelpAndTheHelpCommandPrintsIt() {
+        for (String[] args : new String[][] {
+            {"--help"},
+            {"serve", "--help"},
+            {"jobs", "list", "--help"},
+            {"config", "check", "--help"},
+            {"webhooks", "--help"},
+            {"help", "jobs"},
+            {"help"}
+        }) {
+            Ran ran = runPlain(args);
+            assertThat(ran.code()).as(String.join(" ", args) + ": " + ran.out()).isZero();
+            assertThat(ran.out()).contains("Usage: idem");
+        }
+        assertThat(runPlain("--help").out()).contains("jobs", "config", "webhooks", "review", "keys", "help");
+    }
+
+    @Test
+    void configCheckPrintsEverySettingWithSecretsRedacted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path good = dir.resolve("idem.yaml");
+        java.nio.file.Files.writeString(good, """
+                secret: "the-server-secret-0123456789abcdef"
+                worker:
+                  id: node-a
+                  claim_batch: 8
+                breaker:
+                  cooldown_seconds: 90
+                """);
+        Ran ran = runPlain("config", "check", "--config", good.toString());
+        assertThat(ran.code()).as(ran.out()).isZero();
+        assertThat(ran.out())
+                .contains("configuration is valid")
+                .containsPattern("worker\\.id +node-a +idem\\.yaml +IDEM_WORKER_ID")
+                .containsPattern("worker\\.claim_batch +8 +idem\\.yaml +IDEM_WORKER_CLAIM_BATCH")
+                .containsPattern("worker\\.lease_seconds +30 +default +IDEM_WORKER_LEASE_SECONDS")
+                .containsPattern("breaker\\.cooldown_seconds +90")
+                .containsPattern("health_check_seconds +30")
+                .containsPattern("secret +\\[set]")
+                .doesNotContain("the-server-secret-0123456789abcdef");
+    }
+
+    @Test
+    void configCheckRefusesAnUnknownKeyNamingTheNearestKnownOne(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        java.nio.file.Path typo = dir.resolve("idem.yaml");
+        java.nio.file.Files.writeString(typo, "breakr:\n  cooldown_seconds: 90\n");
+        Ran top = runPlain("config", "check", "--config", typo.toString());
+        assertThat(top.code()).isEqualTo(2);
+        assertThat(top.out()).contains("unknown setting 'breakr'", "did you mean 'breaker");
+        java.nio.file.Files.writeString(typo, "worker:\n  lease_secs: 90\n");
+        Ran nested = runPlain("config", "check", "--config", typo.toString());
+        assertThat(nested.code()).isEqualTo(2);
+        assertThat(nested.out()).contains("unknown setting 'worker.lease_secs'", "did you mean 'worker.lease_seconds'");
+    }
+
+    @Test
+    void jobsListShowAndCancel() {
+        String id = server.post(
+                        "/v1/jobs",
+                        TestServer.ADMIN_KEY,
+                        "{\"prompt\": \"cli\", \"timeout\": 30, \"simulate\": {\"primary\": \"slow:8000\","
+                                + " \"backup\": \"slow:8000\"}}")
+                .body()
+                .get("id")
+                .asText();
+        assertThat(run("jobs", "list")).contains(id);
+        assertThat(run("jobs", "show", id)).contains("\"id\" : \"" + id + "\"").contains("\"attempts\"");
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> server.get("/v1/jobs/" + id, TestServer.ADMIN_KEY)
+                        .body()
+                        .get("state")
+                        .asText()
+                        .equals("running"));
+        assertThat(run("jobs", "cancel", id)).contains(id + " is now canceled");
+        assertThat(run("jobs", "list", "--state", "canceled")).contains(id);
+    }
+
+    @Test
+    void webhooksCreateListDeliveriesAndDelete() {
+        String created =
+                run("webhooks", "create", "--url", "https://hooks.example.com/idem", "--events", "job.succeeded");
+        assertThat(created).contains("\"secret\"").contains("job.succeeded");
+        String id = created.replaceAll("(?s).*\"id\" : \"([^\"]+)\".*", "$1");
+        assertThat(run("webhooks", "list")).contains(id).doesNotContain("\"secret\"");
+        assertThat(run("webhooks", "deliveries", id)).contains("data");
+        assertThat(run("webhooks", "delete", id)).contains("deleted " + id);
+    }
+
     @Test
     void keysCreatePrintsTheSecretOnceAndListNeverDoes() {
         String created = run("keys", "create", "--owner", "dana", "--role", "client");
