@@ -81,7 +81,7 @@ public final class FalAdapter implements ProviderAdapter {
         this.submission = new FalSubmission(calls, endpoints);
         this.polling = new FalPolling(queue, completion, clock, schedule);
         this.followUp = new FalFollowUp(queue, completion, delivery, book, clock);
-        this.usage = new FalUsage(queue, settings.pricing(), endpointIds(settings), FalUsage.MAX_PAGES);
+        this.usage = new FalUsage(queue, settings.pricing(), endpointIds(settings));
     }
 
     /** The endpoints the provider is configured for: its default and every mapped one that is valid. */

@@ -42,13 +42,11 @@ final class FalUsage {
     private final FalQueue queue;
     private final PricingModel pricing;
     private final List<String> endpointIds;
-    private final int maxPages;
 
-    FalUsage(FalQueue queue, PricingModel pricing, List<String> endpointIds, int maxPages) {
+    FalUsage(FalQueue queue, PricingModel pricing, List<String> endpointIds) {
         this.queue = queue;
         this.pricing = pricing;
         this.endpointIds = List.copyOf(endpointIds);
-        this.maxPages = maxPages;
     }
 
     UsageAnswer day(LocalDate day) {
@@ -70,7 +68,7 @@ final class FalUsage {
     private Optional<UsageAnswer.Failed> read(
             String endpointId, Instant start, Instant end, List<UsageAnswer.Charge> charges) {
         Optional<String> cursor = Optional.empty();
-        for (int page = 0; page < maxPages; page++) {
+        for (int page = 0; page < MAX_PAGES; page++) {
             URI uri = queue.endpoints().billed(endpointId, start, end.plus(LATE_END), cursor);
             JsonNode root;
             switch (queue.get(uri, VendorCalls.LOOKUP_TIMEOUT)) {
@@ -100,7 +98,7 @@ final class FalUsage {
                 return Optional.empty();
             }
         }
-        return failure(endpointId, "longer than " + maxPages + " pages");
+        return failure(endpointId, "longer than " + MAX_PAGES + " pages");
     }
 
     private static Optional<UsageAnswer.Failed> failure(String endpointId, String detail) {

@@ -81,7 +81,7 @@ public final class ReplicateAdapter implements ProviderAdapter {
         this.creation = new ReplicateCreation(calls, endpoints);
         this.polling = new ReplicatePolling(api, verdicts, clock, schedule);
         this.followUp = new ReplicateFollowUp(api, verdicts, book, clock);
-        this.usage = new ReplicateUsage(api, calls, models(settings), ReplicateUsage.MAX_PAGES);
+        this.usage = new ReplicateUsage(api, calls, models(settings));
     }
 
     /** The models the provider is configured for: its default and every mapped one that parses. */

@@ -42,25 +42,26 @@ final class ReplicateUsage {
     private final VendorCalls calls;
     private final PricingModel pricing;
     private final List<ReplicateModel> models;
-    private final int maxPages;
 
-    ReplicateUsage(ReplicateApi api, VendorCalls calls, List<ReplicateModel> models, int maxPages) {
+    ReplicateUsage(ReplicateApi api, VendorCalls calls, List<ReplicateModel> models) {
         this.api = api;
         this.calls = calls;
         this.pricing = calls.settings().pricing();
         this.models = List.copyOf(models);
-        this.maxPages = maxPages;
     }
 
     /** A listed prediction as the invoice check reads it. */
     private record Listed(String id, Instant createdAt, boolean web, int images, BigDecimal predictSeconds) {}
 
     UsageAnswer day(LocalDate day) {
+        if (models.isEmpty()) {
+            return new UsageAnswer.Unsupported("the provider names no usable Replicate model");
+        }
         Instant start = day.atStartOfDay(ZoneOffset.UTC).toInstant();
         Instant end = day.plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         List<UsageAnswer.Charge> charges = new ArrayList<>();
         URI page = api.endpoints().list(start, end);
-        for (int n = 0; n < maxPages; n++) {
+        for (int n = 0; n < MAX_PAGES; n++) {
             JsonNode root;
             switch (api.get(page, VendorCalls.LOOKUP_TIMEOUT)) {
                 case VendorExchange.Failed failed -> {
@@ -94,7 +95,7 @@ final class ReplicateUsage {
             }
             page = next.get();
         }
-        return new UsageAnswer.Failed("prediction list longer than " + maxPages + " pages");
+        return new UsageAnswer.Failed("prediction list longer than " + MAX_PAGES + " pages");
     }
 
     private boolean counts(Prediction p, Listed listed, Instant start, Instant end) {

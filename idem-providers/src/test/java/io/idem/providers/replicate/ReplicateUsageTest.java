@@ -172,6 +172,15 @@ class ReplicateUsageTest {
     }
 
     @Test
+    void aPredictionWithoutACreationTimeIsAFailedReadNotAGuess() {
+        ReplicateStubs.Prediction undated = p("undated", "succeeded");
+        wm.stubFor(list().willReturn(
+                        json(200, ReplicateStubs.page(undated.json().replace("\"created_at\"", "\"created\"")))));
+
+        assertThat(adapter(wm.baseUrl()).usage(DAY)).isInstanceOf(UsageAnswer.Failed.class);
+    }
+
+    @Test
     void withoutItsTokenNothingIsAsked() {
         assertThat(ReplicateStubs.adapterWithoutKey(wm.baseUrl()).usage(DAY))
                 .isInstanceOfSatisfying(
