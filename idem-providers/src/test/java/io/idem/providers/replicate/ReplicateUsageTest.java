@@ -80,6 +80,7 @@ class ReplicateUsageTest {
                                 p("canceled-ran", "canceled").started(),
                                 p("canceled-unstarted", "canceled").unstarted(),
                                 p("aborted", "aborted").unstarted(),
+                                p("still-starting", "starting"),
                                 p("still-processing", "processing"),
                                 p("from-the-web", "succeeded").fromTheWeb()),
                         List.of(
