@@ -8,6 +8,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
@@ -19,14 +20,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.LocalDate;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * fal.ai's queue API (adapter type {@code fal}; vendor-apis §3): submit, poll status, read the
  * result, download the files; cancel; reconcile by request id or, when the submit answer was lost,
- * by fal's request history.
+ * by fal's request history; the day's successful requests, from the platform API, for the invoice
+ * check.
  *
  * <p>The vendor model is the fal endpoint id ({@code fal-ai/flux/dev}). The key comes from the
  * variable {@code api_key_env} names (normally {@code FAL_KEY}) and is sent as {@code
@@ -43,6 +48,7 @@ public final class FalAdapter implements ProviderAdapter {
     private final FalSubmission submission;
     private final FalPolling polling;
     private final FalFollowUp followUp;
+    private final FalUsage usage;
 
     /**
      * @param environment where the key is read ({@code System::getenv} in production)
@@ -75,6 +81,15 @@ public final class FalAdapter implements ProviderAdapter {
         this.submission = new FalSubmission(calls, endpoints);
         this.polling = new FalPolling(queue, completion, clock, schedule);
         this.followUp = new FalFollowUp(queue, completion, delivery, book, clock);
+        this.usage = new FalUsage(queue, settings.pricing(), endpointIds(settings));
+    }
+
+    /** The endpoints the provider is configured for: its default and every mapped one that is valid. */
+    private static List<String> endpointIds(ProviderSettings settings) {
+        return Stream.concat(Stream.of(settings.defaultModel()), settings.models().values().stream())
+                .filter(FalEndpoints::validEndpoint)
+                .distinct()
+                .toList();
     }
 
     @Override
@@ -128,5 +143,22 @@ public final class FalAdapter implements ProviderAdapter {
             return new CancelAnswer.Unclear("attempt " + attempt.reference() + " names no usable fal endpoint");
         }
         return calls.canceling(attempt, () -> followUp.cancel(attempt, endpointId));
+    }
+
+    /**
+     * The day's successful requests of the provider's endpoints from fal's platform API, one charge
+     * per request id at Idem's own price (the listing has no prices); read with the provider's key.
+     */
+    @Override
+    public UsageAnswer usage(LocalDate day) {
+        if (calls.credential() instanceof Credential.Missing missing) {
+            return new UsageAnswer.Failed("cannot ask fal: " + missing.reason());
+        }
+        try {
+            return usage.day(day);
+        } catch (RuntimeException e) {
+            return new UsageAnswer.Failed(
+                    "request listing failed in the adapter: " + e.getClass().getSimpleName());
+        }
     }
 }

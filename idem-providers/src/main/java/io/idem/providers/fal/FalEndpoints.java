@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 
 /**
  * fal's URLs: the queue API under {@code base_url} (default {@code https://queue.fal.run}) and the
- * platform API's request history (at {@code https://api.fal.ai} when {@code base_url} is fal's own
+ * platform API's request history and usage listing (at {@code https://api.fal.ai} when {@code base_url} is fal's own
  * queue host, else under {@code base_url} too, so one proxy or test stub can serve both).
  *
  * <p>Endpoint and request ids are checked before they go into a path: both come from config, the
@@ -86,6 +86,23 @@ final class FalEndpoints {
                 .append(encode(end.toString()))
                 .append("&expand=payloads&limit=100");
         requestId.ifPresent(id -> url.append("&request_id=").append(encode(id)));
+        cursor.ifPresent(c -> url.append("&cursor=").append(encode(c)));
+        return URI.create(url.toString());
+    }
+
+    /**
+     * The platform API's successful requests of one endpoint in {@code [start, end]}, with payloads
+     * (the output names how many images each request delivered), for the invoice check.
+     */
+    URI billed(String endpointId, Instant start, Instant end, Optional<String> cursor) {
+        StringBuilder url = new StringBuilder(platform)
+                .append("/v1/models/requests/by-endpoint?endpoint_id=")
+                .append(encode(endpointId))
+                .append("&start=")
+                .append(encode(start.toString()))
+                .append("&end=")
+                .append(encode(end.toString()))
+                .append("&status=success&expand=payloads&limit=100");
         cursor.ifPresent(c -> url.append("&cursor=").append(encode(c)));
         return URI.create(url.toString());
     }

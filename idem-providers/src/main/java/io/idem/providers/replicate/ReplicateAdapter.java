@@ -8,6 +8,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.GenerationCall;
 import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
+import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
 import io.idem.providers.http.MediaDownloader;
@@ -19,15 +20,18 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.LocalDate;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * Replicate's predictions API (adapter type {@code replicate}; vendor-apis §4): create (with
  * {@code Prefer: wait} and a {@code Cancel-After} deadline), poll, download the output; cancel;
  * reconcile by prediction id or, when the create answer was lost, by listing and matching the
- * input.
+ * input; the day's billable predictions, from the same listing, for the invoice check.
  *
  * <p>The vendor model is {@code owner/name}, {@code owner/name:<version>}, a bare version id or
  * {@code deployments/owner/name}. The token comes from the variable {@code api_key_env} names
@@ -45,6 +49,7 @@ public final class ReplicateAdapter implements ProviderAdapter {
     private final ReplicateCreation creation;
     private final ReplicatePolling polling;
     private final ReplicateFollowUp followUp;
+    private final ReplicateUsage usage;
 
     /**
      * @param environment where the token is read ({@code System::getenv} in production)
@@ -76,6 +81,16 @@ public final class ReplicateAdapter implements ProviderAdapter {
         this.creation = new ReplicateCreation(calls, endpoints);
         this.polling = new ReplicatePolling(api, verdicts, clock, schedule);
         this.followUp = new ReplicateFollowUp(api, verdicts, book, clock);
+        this.usage = new ReplicateUsage(api, calls, models(settings));
+    }
+
+    /** The models the provider is configured for: its default and every mapped one that parses. */
+    private static List<ReplicateModel> models(ProviderSettings settings) {
+        return Stream.concat(Stream.of(settings.defaultModel()), settings.models().values().stream())
+                .distinct()
+                .map(ReplicateModel::parse)
+                .flatMap(Optional::stream)
+                .toList();
     }
 
     @Override
@@ -127,5 +142,23 @@ public final class ReplicateAdapter implements ProviderAdapter {
             return new CancelAnswer.Unclear("cannot ask Replicate: " + missing.reason());
         }
         return calls.canceling(attempt, () -> followUp.cancel(attempt));
+    }
+
+    /**
+     * The day's billable predictions of the provider's models from Replicate's prediction list,
+     * one charge per prediction id at Idem's own price (the list has no prices); read with the
+     * provider's own token.
+     */
+    @Override
+    public UsageAnswer usage(LocalDate day) {
+        if (calls.credential() instanceof Credential.Missing missing) {
+            return new UsageAnswer.Failed("cannot ask Replicate: " + missing.reason());
+        }
+        try {
+            return usage.day(day);
+        } catch (RuntimeException e) {
+            return new UsageAnswer.Failed(
+                    "prediction list failed in the adapter: " + e.getClass().getSimpleName());
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.idem.providers.fal;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -14,17 +16,22 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.EchoedCredentials;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.VendorStandIn;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * A fal stand-in on WireMock, replaying the bodies vendor-apis §3 documents, and adapters pointed at
@@ -122,6 +129,96 @@ final class FalStubs {
     static String infraError(String detail, String errorType) {
         return """
                 {"detail":"%s","error_type":"%s"}""".formatted(detail, errorType);
+    }
+
+    // --- the platform API's request listing, as the invoice check reads it ---
+
+    static final String REQUESTS = "/v1/models/requests/by-endpoint";
+
+    /**
+     * One request in fal's listing ({@code expand=payloads}): sent at {@code sentAt}, started a
+     * second later, ended three seconds later with {@code statusCode}; a success lists {@code
+     * images} files in its output unless {@code withOutput} is false (payload storage off).
+     */
+    record Listed(String id, String sentAt, int statusCode, int images, boolean withOutput) {
+        static Listed ok(String id, String sentAt) {
+            return new Listed(id, sentAt, 200, 1, true);
+        }
+
+        Listed images(int count) {
+            return new Listed(id, sentAt, statusCode, count, withOutput);
+        }
+
+        Listed withoutOutput() {
+            return new Listed(id, sentAt, statusCode, images, false);
+        }
+
+        /** fal's status filter: {@code success} 2xx, {@code user_error} 4xx, {@code error} 5xx. */
+        String status() {
+            return statusCode < 300 ? "success" : statusCode < 500 ? "user_error" : "error";
+        }
+
+        String json(String endpointId) {
+            Instant sent = Instant.parse(sentAt);
+            StringBuilder files = new StringBuilder();
+            for (int i = 0; i < images; i++) {
+                files.append(i == 0 ? "" : ",")
+                        .append("{\"url\":\"https://v3.fal.media/files/out-%d.png\",\"content_type\":\"image/png\"}"
+                                .formatted(i));
+            }
+            String output = !withOutput
+                    ? "null"
+                    : statusCode < 300
+                            ? "{\"images\":[" + files + "],\"seed\":42}"
+                            : "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"failed\",\"type\":\"http_" + statusCode
+                                    + "\"}]}";
+            return """
+                    {"request_id":"%s","endpoint_id":"%s","sent_at":"%s","started_at":"%s","ended_at":"%s",\
+                    "status_code":%d,"duration":2.0,"json_input":{"prompt":"a cat","num_images":%d},"json_output":%s}\
+                    """.formatted(
+                    id, endpointId, sentAt, sent.plusSeconds(1), sent.plusSeconds(3), statusCode, images, output);
+        }
+    }
+
+    /**
+     * Serves {@code items} as fal's request listing of {@code endpointId} to the adapter's key, as
+     * the platform API does: filtered by {@code status} when asked, {@code pageSize} a page, each
+     * next page behind the {@code next_cursor} (the page number, base64) the page before names, with
+     * {@code has_more}. Any other key is answered 401, quoting what it was sent.
+     */
+    static void requests(WireMockExtension wm, String endpointId, int pageSize, List<Listed> items) {
+        wm.stubFor(get(urlPathEqualTo(REQUESTS))
+                .atPriority(10)
+                .willReturn(EchoedCredentials.answer(
+                        401,
+                        "{\"detail\":\"Invalid key. Authorization header was '{{{request.headers.Authorization}}}', node "
+                                + VendorStandIn.NODE_SECRET + "\"}")));
+        for (String filter : new String[] {null, "success", "user_error", "error"}) {
+            List<Listed> shown = items.stream()
+                    .filter(i -> filter == null || filter.equals(i.status()))
+                    .toList();
+            int pages = Math.max(1, (shown.size() + pageSize - 1) / pageSize);
+            for (int k = 0; k < pages; k++) {
+                List<Listed> page = shown.subList(k * pageSize, Math.min(shown.size(), (k + 1) * pageSize));
+                boolean more = k + 1 < pages;
+                String body = "{\"items\":["
+                        + page.stream().map(i -> i.json(endpointId)).collect(Collectors.joining(","))
+                        + "],\"next_cursor\":" + (more ? "\"" + cursor(k + 2) + "\"" : "null") + ",\"has_more\":"
+                        + more + "}";
+                wm.stubFor(get(urlPathEqualTo(REQUESTS))
+                        .atPriority(1)
+                        .withHeader("Authorization", equalTo("Key " + SECRET))
+                        .withQueryParam("endpoint_id", equalTo(endpointId))
+                        .withQueryParam("status", filter == null ? absent() : equalTo(filter))
+                        .withQueryParam("cursor", k == 0 ? absent() : equalTo(cursor(k + 1)))
+                        .willReturn(VendorStandIn.json(200, body)));
+            }
+        }
+    }
+
+    /** fal's cursor: the page number, base64. */
+    static String cursor(int page) {
+        return Base64.getEncoder().encodeToString(Integer.toString(page).getBytes(StandardCharsets.UTF_8));
     }
 
     // --- stubs ---

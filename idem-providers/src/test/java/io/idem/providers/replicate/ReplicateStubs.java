@@ -1,6 +1,8 @@
 package io.idem.providers.replicate;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -15,6 +17,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.GenerationCall;
+import io.idem.providers.http.EchoedCredentials;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.VendorStandIn;
 import java.math.BigDecimal;
@@ -23,9 +26,11 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 /**
  * A Replicate stand-in on WireMock, replaying the bodies vendor-apis §4 documents, and adapters
@@ -146,6 +151,31 @@ final class ReplicateStubs {
             return this;
         }
 
+        Prediction createdAt(String instant) {
+            node.put("created_at", instant);
+            return this;
+        }
+
+        Prediction fromTheWeb() {
+            node.put("source", "web");
+            return this;
+        }
+
+        /** What Replicate reports a finished run used: images made (official models) and seconds run. */
+        Prediction metrics(int imageCount, double predictTime) {
+            node.putObject("metrics").put("image_count", imageCount).put("predict_time", predictTime);
+            return this;
+        }
+
+        Prediction withoutMetrics() {
+            node.remove("metrics");
+            return this;
+        }
+
+        String id() {
+            return node.get("id").asText();
+        }
+
         String json() {
             return node.toString();
         }
@@ -162,6 +192,36 @@ final class ReplicateStubs {
 
     static String page(String... predictions) {
         return "{\"previous\":null,\"next\":null,\"results\":[" + String.join(",", predictions) + "]}";
+    }
+
+    // --- the prediction list as the invoice check reads it ---
+
+    /**
+     * Serves {@code pages} as Replicate's prediction list to the adapter's token: the first at the
+     * day's query, each next one behind the {@code cursor} the page before names in its {@code next}
+     * URL (as Replicate does, newest first, 100 a page). Any other token is answered with
+     * Replicate's 401 problem, quoting what it was sent as a careless vendor might.
+     */
+    static void listing(WireMockExtension wm, List<List<Prediction>> pages) {
+        wm.stubFor(list().atPriority(10)
+                .willReturn(EchoedCredentials.answer(
+                        401,
+                        problem(
+                                401,
+                                "Unauthenticated",
+                                "Invalid token. Authorization header was '{{{request.headers.Authorization}}}', node "
+                                        + VendorStandIn.NODE_SECRET))));
+        for (int i = 0; i < pages.size(); i++) {
+            String next = i + 1 < pages.size()
+                    ? "\"" + wm.baseUrl() + "/v1/predictions?cursor=page-" + (i + 2) + "\""
+                    : "null";
+            String body = "{\"previous\":null,\"next\":" + next + ",\"results\":["
+                    + pages.get(i).stream().map(Prediction::json).collect(Collectors.joining(",")) + "]}";
+            wm.stubFor(list().atPriority(1)
+                    .withHeader("Authorization", equalTo("Bearer " + SECRET))
+                    .withQueryParam("cursor", i == 0 ? absent() : equalTo("page-" + (i + 1)))
+                    .willReturn(VendorStandIn.json(200, body)));
+        }
     }
 
     // --- stubs ---
