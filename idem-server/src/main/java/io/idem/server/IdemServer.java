@@ -19,6 +19,7 @@ import io.idem.server.assets.FileAssetStore;
 import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.chat.ChatNode;
+import io.idem.server.chat.TrafficRecorder;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.hooks.WebhookLinks;
 import io.idem.server.http.HttpServer;
@@ -221,7 +222,39 @@ public final class IdemServer implements AutoCloseable {
                 clock,
                 vendor.keys(),
                 vendor.redactor(),
-                new ChatNode.Reporting(config.engine().worker().workerId(), vendor.metrics()::chatCallEnded))));
+                new ChatNode.Reporting(
+                        config.engine().worker().workerId(),
+                        vendor.metrics()::chatCallEnded,
+                        traffic(config, stores, clock)))));
+    }
+
+    /**
+     * Where live answers to single-turn prompts are kept for {@code idem static build}: nowhere
+     * unless {@code chat.answer_retention_days} is set; what was kept is forgotten after that many
+     * days, and all of it when retention is turned off.
+     */
+    private TrafficRecorder traffic(IdemConfig config, Stores stores, Clock clock) {
+        Duration retention = config.storage().answerRetention();
+        var store = stores.watch().traffic();
+        if (retention.isZero()) {
+            store.purgeBefore(java.time.LocalDate.ofInstant(clock.instant(), java.time.ZoneOffset.UTC)
+                    .plusDays(1));
+            return TrafficRecorder.off();
+        }
+        resources.push(Maintenance.purgeEvery(
+                "kept chat answers",
+                PURGE_EVERY,
+                (now, limit) -> store.purgeBefore(java.time.LocalDate.ofInstant(now, java.time.ZoneOffset.UTC)
+                        .minusDays(retention.toDays())),
+                clock));
+        java.util.Set<String> staticModels = new java.util.HashSet<>();
+        config.chat().models().forEach((name, model) -> {
+            var provider = config.chat().chatOnlyProviders().get(model.provider());
+            if (provider != null && provider.adapter().equals("static")) {
+                staticModels.add(name);
+            }
+        });
+        return resources.push(TrafficRecorder.start(store, clock, staticModels));
     }
 
     private boolean databaseReachable() {

@@ -43,6 +43,7 @@ public final class ChatApi {
     private final ChatFailures failures;
     private final InstantSource clock;
     private final ChatTimings timings;
+    private final TrafficRecorder traffic;
 
     ChatApi(
             ChatEngine engine,
@@ -52,7 +53,9 @@ public final class ChatApi {
             ChatIdempotency idempotency,
             ChatFailures failures,
             InstantSource clock,
-            ChatTimings timings) {
+            ChatTimings timings,
+            TrafficRecorder traffic) {
+        this.traffic = traffic;
         this.engine = engine;
         this.routing = routing;
         this.reader = reader;
@@ -101,6 +104,7 @@ public final class ChatApi {
             Optional<ChatIdempotencyStore.Answer> ended = answer;
             hold.ifPresent(h -> idempotency.end(h, ended));
         }
+        answer.ifPresent(served -> traffic.answered(call.request(), served));
     }
 
     private ChatIdempotencyStore.Answer plain(Context ctx, ParsedCall call, ChatCaller caller, long started) {

@@ -65,8 +65,15 @@ public final class ChatNode implements AutoCloseable {
             Redactor redactor,
             Reporting reporting) {}
 
-    /** This node's name (in the health events it writes) and where plain calls' timings go (the metrics). */
-    public record Reporting(String node, ChatTimings timings) {}
+    /**
+     * This node's name (in the health events it writes), where plain calls' timings go (the
+     * metrics), and where live answers to single-turn prompts are kept for the static tier.
+     */
+    public record Reporting(String node, ChatTimings timings, TrafficRecorder traffic) {
+        public Reporting(String node, ChatTimings timings) {
+            this(node, timings, TrafficRecorder.off());
+        }
+    }
 
     /**
      * How a repeated call is recognised: a client's {@code Idempotency-Key} (digested under {@code
@@ -172,7 +179,8 @@ public final class ChatNode implements AutoCloseable {
                         parts.clock()),
                 new ChatFailures(parts.gate().breakers(), parts.clock()),
                 parts.clock(),
-                parts.reporting().timings());
+                parts.reporting().timings(),
+                parts.reporting().traffic());
         startHealth(parts, adapters);
         log.info("chat models: {}", models.keySet());
     }

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
             ReviewCommand.class,
             KeysCommand.class,
             WebhooksCommand.class,
+            StaticCommand.class,
             FakeProviderCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -90,7 +90,8 @@ public final class ConfigLoader {
                 new IdemConfig.Storage(
                         Path.of(s.text("data_dir", "IDEM_DATA_DIR", ".idem")),
                         Optional.ofNullable(s.text("database_url", "IDEM_DATABASE_URL", null))
-                                .map(ConfigLoader::jdbc)),
+                                .map(ConfigLoader::jdbc),
+                        Duration.ofDays(s.intValue("chat.answer_retention_days", null, 0, 0, 365))),
                 new IdemConfig.Secrets(
                         Optional.ofNullable(s.text("secret", "IDEM_SECRET", null)),
                         Optional.ofNullable(s.text("bootstrap_key", "IDEM_BOOTSTRAP_KEY", null)),

@@ -121,9 +121,20 @@ public record IdemConfig(
      * @param dataDir assets, the embedded database and a generated server secret
      * @param databaseUrl a JDBC URL; none: the embedded PostgreSQL under {@code dataDir}
      */
-    public record Storage(Path dataDir, Optional<String> databaseUrl) {
+    /**
+     * Where data lives.
+     *
+     * @param answerRetention how long the answers served to single-turn chat prompts are kept to
+     *     compile the static tier from ({@code idem static build}); zero: none are kept (the default)
+     */
+    public record Storage(Path dataDir, Optional<String> databaseUrl, Duration answerRetention) {
         public Storage {
             Objects.requireNonNull(dataDir, "dataDir");
+            Objects.requireNonNull(answerRetention, "answerRetention");
+        }
+
+        public Storage(Path dataDir, Optional<String> databaseUrl) {
+            this(dataDir, databaseUrl, Duration.ZERO);
         }
     }
 

@@ -122,6 +122,8 @@ public final class HttpApi {
                         parts.stores().watch().invoices(),
                         engine.registry().all().keySet(),
                         parts.clock()),
+                new io.idem.server.statictier.StaticTierApi(
+                        auth, parts.stores().watch().traffic(), config.storage().answerRetention(), parts.clock()),
                 new Probes(parts.ready()));
     }
 

@@ -69,7 +69,10 @@ public record Stores(
             CancelStore cancels,
             Webhooks webhooks) {}
 
-    /** What operators watch: the backlog, the provider event log and alert ledger, incidents and their signals. */
+    /**
+     * What operators watch: the backlog, the provider event log and alert ledger, incidents and their
+     * signals, and the (opt-in) chat traffic the static tier is compiled from.
+     */
     public record Watch(
             BacklogReads backlog,
             AlertLedger alerts,
@@ -77,7 +80,8 @@ public record Stores(
             SignalReads signals,
             InvoiceChecks invoices,
             DashboardReads dashboard,
-            EventReads events) {}
+            EventReads events,
+            io.idem.core.spi.ChatTraffic traffic) {}
     /**
      * The stores of event webhooks: the outbox and its deliveries, the subscriptions, and the
      * provider signals (health flips, static-tier activity) that become events.
@@ -125,7 +129,8 @@ public record Stores(
                         new PgSignalReads(db, backlog),
                         new PgInvoiceChecks(db),
                         new PgDashboardReads(db),
-                        new PgEventReads(db)),
+                        new PgEventReads(db),
+                        new io.idem.postgres.PgChatTraffic(db)),
                 new Outbound(new PgOutbox(db), new PgWebhookSubscriptions(db), new PgProviderSignals(db)));
     }
 }
