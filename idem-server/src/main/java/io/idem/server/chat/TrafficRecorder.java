@@ -50,7 +50,7 @@ public final class TrafficRecorder implements AutoCloseable {
 
     /** Keeps nothing. */
     public static TrafficRecorder off() {
-        return new TrafficRecorder(null, InstantSource.system(), Set.of(), false);
+        return new TrafficRecorder(null, null, Set.of(), false);
     }
 
     /** Keeps answers in {@code store}; {@code staticModels} are the models of static tiers. */
