@@ -250,7 +250,7 @@ public final class IdemServer implements AutoCloseable {
         java.util.Set<String> staticModels = new java.util.HashSet<>();
         config.chat().models().forEach((name, model) -> {
             var provider = config.chat().chatOnlyProviders().get(model.provider());
-            if (provider != null && provider.adapter().equals("static")) {
+            if (provider != null && provider.adapter().equals(io.idem.providers.chat.StaticVendor.NAME)) {
                 staticModels.add(name);
             }
         });

@@ -41,7 +41,7 @@ class CancelTest {
                     .asText();
             await().until(() -> lastAttempt(server, id) != null
                     && lastAttempt(server, id).get("finished_at").isNull());
-            await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+            server.awaitAtVendor();
             var reply = server.post("/v1/jobs/" + id + "/cancel", TestServer.ADMIN_KEY, null);
             assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
             assertThat(reply.body().get("state").asText()).isEqualTo("canceled");

@@ -139,6 +139,21 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until one of this node's in-process fake vendors is working on a generation: only then
+     * can a cancel stop it (before, the vendor cannot say the call stopped, and the job parks).
+     */
+    public void awaitAtVendor() {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> runningAtVendors() > 0);
+    }
+
+    /** How many generations this node's in-process fake vendors are working on now. */
+    public long runningAtVendors() {
+        return server.fakes().values().stream()
+                .mapToLong(io.idem.providers.fake.FakeVendorServer::running)
+                .sum();
+    }
+
     /** Waits until this node's own reconcile sweep has run {@code times} more times. */
     public void awaitSweeps(int times) {
         long until = server.reconciler().sweeps() + times;

@@ -104,6 +104,14 @@ public final class FakeVendorServer implements AutoCloseable {
         return book.ledger();
     }
 
+    /**
+     * How many generations this vendor is working on now: a cancel can reach only a call the vendor
+     * has received, so tests wait for this before they cancel.
+     */
+    public long running() {
+        return book.running();
+    }
+
     /** Every billed chat completion, oldest first: the chat side's invoice. */
     public List<ChatLedgerEntry> chatLedger() {
         return chatBook.ledger();

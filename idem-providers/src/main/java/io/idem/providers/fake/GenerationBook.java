@@ -103,6 +103,13 @@ final class GenerationBook {
         return signal.await(max.toNanos(), TimeUnit.NANOSECONDS);
     }
 
+    /** How many generations are running now (received and neither finished nor canceled). */
+    long running() {
+        return byId.values().stream()
+                .filter(g -> g.status() == GenerationStatus.RUNNING)
+                .count();
+    }
+
     Optional<Generation> find(String id) {
         return Optional.ofNullable(byId.get(id));
     }

@@ -3,6 +3,7 @@ package io.idem.server.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.idem.providers.chat.StaticVendor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Option;
 
 /** {@code idem static build}: compile the static tier's answers file from real traffic. */
 @Command(
-        name = "static",
+        name = StaticVendor.NAME, // the command is named after the tier's vendor
         description = "The static last-resort tier.",
         subcommands = {StaticCommand.Build.class})
 final class StaticCommand extends CommandGroup {

@@ -134,12 +134,7 @@ class CliTest {
                 .asText();
         assertThat(run("jobs", "list")).contains(id);
         assertThat(run("jobs", "show", id)).contains("\"id\" : \"" + id + "\"").contains("\"attempts\"");
-        await().atMost(Duration.ofSeconds(15))
-                .until(() -> server.get("/v1/jobs/" + id, TestServer.ADMIN_KEY)
-                        .body()
-                        .get("state")
-                        .asText()
-                        .equals("running"));
+        server.awaitAtVendor();
         assertThat(run("jobs", "cancel", id)).contains(id + " is now canceled");
         assertThat(run("jobs", "list", "--state", "canceled")).contains(id);
     }

@@ -36,8 +36,7 @@ class JobEndsMetricsTest {
                     server,
                     "{\"prompt\": \"slow\", \"timeout\": 30,"
                             + " \"simulate\": {\"primary\": \"slow:8000\", \"backup\": \"slow:8000\"}}");
-            await().atMost(Duration.ofSeconds(20))
-                    .until(() -> state(server, slow).equals("running"));
+            server.awaitAtVendor();
             var canceled = server.post("/v1/jobs/" + slow + "/cancel", TestServer.ADMIN_KEY, null);
             assertThat(canceled.status()).as(canceled.raw()).isEqualTo(200);
 
