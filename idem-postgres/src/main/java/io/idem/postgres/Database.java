@@ -12,12 +12,19 @@ import org.flywaydb.core.Flyway;
  * {@code password} parameters; it is never logged (it may hold a password).
  */
 public final class Database implements AutoCloseable {
+    /** Writer threads of the shared commits, and the most works one commit carries. */
+    private static final int SHARED_WRITERS = 2;
+
+    private static final int SHARED_BATCH = 64;
+
     private final HikariDataSource pool;
     private final String jdbcUrl;
+    private final SharedCommits shared;
 
     private Database(HikariDataSource pool, String jdbcUrl) {
         this.pool = pool;
         this.jdbcUrl = jdbcUrl;
+        this.shared = new SharedCommits(this, SHARED_WRITERS, SHARED_BATCH);
     }
 
     /** Opens a pool of {@code poolSize} connections and applies every pending migration. */
@@ -70,6 +77,21 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code work} in a transaction that other callers' works may share (one commit for all of
+     * them, see {@link SharedCommits}) and returns its result once that commit is durable. For the
+     * small, hot writes of many jobs at once: a write-ahead, a settle. The work must not commit or
+     * roll back, and must name its own rows.
+     */
+    public <T> T inSharedTransaction(SqlWork<T> work) {
+        return shared.run(work);
+    }
+
+    /** How many shared commits carried how many works so far: {@code [commits, works]}. */
+    public long[] sharedCommitCounts() {
+        return new long[] {shared.commits(), shared.works()};
+    }
+
     /** Runs {@code work} on one connection in auto-commit mode. */
     public <T> T withConnection(SqlWork<T> work) {
         try (Connection connection = pool.getConnection()) {
@@ -81,6 +103,7 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        shared.close();
         pool.close();
     }
 
