@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idem.server.TestServer;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.Test;
 class OpenApiDocumentTest {
     /** Routes the document leaves out on purpose: the console is an HTML application (docs/console.md). */
     static final Set<String> UNDOCUMENTED_PREFIXES = Set.of("/console");
+
+    private static final String DOCUMENT = "idem-server/src/main/resources/openapi.yaml";
 
     private static TestServer server;
 
@@ -62,17 +66,16 @@ class OpenApiDocumentTest {
                 .forEach(route -> served.add(route.method() + " " + template(route.path())));
         Set<String> documented = new TreeSet<>();
         OpenApiSpec.operations(OpenApiSpec.parse(false).getOpenAPI()).forEach(op -> documented.add(op.route()));
-        Set<String> undocumented = new TreeSet<>(served);
-        undocumented.removeAll(documented);
-        Set<String> unserved = new TreeSet<>(documented);
-        unserved.removeAll(served);
-        assertThat(undocumented)
-                .as("routes the server registers that idem-server/src/main/resources/openapi.yaml lacks"
-                        + " (document them there, or list a prefix in UNDOCUMENTED_PREFIXES)")
-                .isEmpty();
-        assertThat(unserved)
-                .as("routes idem-server/src/main/resources/openapi.yaml documents that the server does not register")
-                .isEmpty();
+        List<String> differences = new ArrayList<>();
+        served.stream()
+                .filter(route -> !documented.contains(route))
+                .forEach(route -> differences.add(route + ": registered by the server, missing from " + DOCUMENT
+                        + " (document it there, or list its prefix in UNDOCUMENTED_PREFIXES)"));
+        documented.stream()
+                .filter(route -> !served.contains(route))
+                .forEach(route ->
+                        differences.add(route + ": documented in " + DOCUMENT + ", not registered by the server"));
+        assertThat(differences).as("routes of the server and of the document").isEmpty();
     }
 
     /** Javalin's {@code <id>} (a parameter that may hold {@code /}) is OpenAPI's {@code {id}}. */
