@@ -3,6 +3,7 @@ package io.idem.server.openapi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.idem.server.TestServer;
+import io.idem.server.http.Json;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,6 +77,34 @@ class OpenApiDocumentTest {
                 .forEach(route ->
                         differences.add(route + ": documented in " + DOCUMENT + ", not registered by the server"));
         assertThat(differences).as("routes of the server and of the document").isEmpty();
+    }
+
+    @Test
+    void everyJsonResponseExampleHasTheFieldsItsSchemaRequires() {
+        List<String> failures = new ArrayList<>();
+        int examples = 0;
+        for (var op : OpenApiSpec.operations(OpenApiSpec.parse(true).getOpenAPI())) {
+            for (var response : op.operation().getResponses().entrySet()) {
+                var json = response.getValue().getContent() == null
+                        ? null
+                        : response.getValue().getContent().get("application/json");
+                if (json == null || json.getExamples() == null) {
+                    continue;
+                }
+                for (var example : json.getExamples().entrySet()) {
+                    examples++;
+                    RequiredFields.missing(
+                                    json.getSchema(),
+                                    Json.MAPPER.valueToTree(example.getValue().getValue()))
+                            .ifPresent(m -> failures.add(
+                                    op.route() + " " + response.getKey() + " example " + example.getKey() + ": " + m));
+                }
+            }
+        }
+        assertThat(failures)
+                .as("response examples that do not fit their schema")
+                .isEmpty();
+        assertThat(examples).as("response examples checked").isGreaterThanOrEqualTo(8);
     }
 
     /** Javalin's {@code <id>} (a parameter that may hold {@code /}) is OpenAPI's {@code {id}}. */

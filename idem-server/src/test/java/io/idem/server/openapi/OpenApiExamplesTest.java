@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.server.TestServer;
 import io.idem.server.http.Json;
 import io.idem.server.openapi.OpenApiSpec.Documented;
 import io.swagger.v3.oas.models.media.MediaType;
-import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -184,39 +181,7 @@ class OpenApiExamplesTest {
         if (!type.equals("application/json")) {
             return Optional.empty();
         }
-        return missingFields(documented.get().getValue().getSchema(), reply.body());
-    }
-
-    private static Optional<String> missingFields(Schema<?> schema, JsonNode body) {
-        if (body == null || !body.isObject()) {
-            return Optional.of("the body is not a JSON object");
-        }
-        List<Set<String>> choices = requiredSets(schema);
-        List<Set<String>> missing = new ArrayList<>();
-        for (Set<String> required : choices) {
-            Set<String> absent = new HashSet<>(required);
-            absent.removeIf(body::has);
-            if (absent.isEmpty()) {
-                return Optional.empty();
-            }
-            missing.add(absent);
-        }
-        return Optional.of("required top-level fields missing: " + missing);
-    }
-
-    /** The sets of required top-level fields the schema accepts (one per {@code oneOf} branch). */
-    private static List<Set<String>> requiredSets(Schema<?> schema) {
-        List<Schema> branches = schema.getOneOf() != null ? schema.getOneOf() : schema.getAnyOf();
-        if (branches != null) {
-            List<Set<String>> out = new ArrayList<>();
-            branches.forEach(branch -> out.addAll(requiredSets(branch)));
-            return out;
-        }
-        Set<String> required = new HashSet<>(schema.getRequired() == null ? List.of() : schema.getRequired());
-        if (schema.getAllOf() != null) {
-            schema.getAllOf().forEach(part -> required.addAll(requiredSets(part).getFirst()));
-        }
-        return List.of(required);
+        return RequiredFields.missing(documented.get().getValue().getSchema(), reply.body());
     }
 
     private static boolean matches(String documented, String actual) {
