@@ -310,6 +310,11 @@ public final class IdemServer implements AutoCloseable {
         return http.baseUrl();
     }
 
+    /** The routes the API port serves (none on a worker-only node). */
+    public java.util.List<HttpServer.Route> routes() {
+        return http == null ? java.util.List.of() : http.routes();
+    }
+
     public Database database() {
         return database;
     }

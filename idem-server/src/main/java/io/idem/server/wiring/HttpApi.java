@@ -29,6 +29,7 @@ import io.idem.server.metrics.Metrics;
 import io.idem.server.metrics.MetricsApi;
 import io.idem.server.models.ModelCatalog;
 import io.idem.server.models.ModelsApi;
+import io.idem.server.openapi.OpenApiDocument;
 import io.idem.server.outbound.OutboundUrls;
 import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
@@ -124,7 +125,8 @@ public final class HttpApi {
                         parts.clock()),
                 new io.idem.server.statictier.StaticTierApi(
                         auth, parts.stores().watch().traffic(), config.storage().answerRetention(), parts.clock()),
-                new Probes(parts.ready()));
+                new Probes(parts.ready()),
+                new OpenApiDocument());
     }
 
     /** The operator console, over the same desk, provider facts and stores as {@code /v1}. */
