@@ -10,8 +10,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Synchronous group commit: many callers' small transactions run in one database transaction and
@@ -20,22 +18,28 @@ import org.slf4j.LoggerFactory;
  * (one WAL flush) for as many callers as arrived meanwhile; at rest a caller waits for nothing but
  * its own statements.
  *
- * <p>A work that throws makes its batch roll back; then every work of that batch runs again alone,
- * in its own transaction, so one caller's error never becomes another's and never changes what is
- * written: all of a work lands or none of it does, exactly as in {@link Database#inTransaction}. A
- * failed commit fails every caller of the batch, as a failed commit of their own would.
+ * <p>A work that throws, or waits more than a second for another transaction's row lock, makes its
+ * batch roll back; then every caller of that batch runs its work again alone, in its own
+ * transaction on its own thread, so one caller's error or wait never becomes another's and never
+ * changes what is written: all of a work lands or none of it does, exactly as in {@link
+ * Database#inTransaction}. A failed commit fails every caller of the batch, as a failed commit of
+ * their own would.
  *
  * <p>Works must not commit, roll back or change the connection's settings, and must not rely on not
  * seeing the changes of works before them in the batch (each names its own rows: a job's lease,
  * an attempt id). Thread-safe.
  */
 final class SharedCommits implements AutoCloseable {
-    private static final Logger log = LoggerFactory.getLogger(SharedCommits.class);
+    /** What a caller gets instead of a result when its batch rolled back: run the work yourself. */
+    private static final Object ALONE = new Object();
+
+    /** Bounds a batch's wait for another transaction's row lock (the callers then wait alone). */
+    private static final String BATCH_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '1s'";
 
     /** One caller's work, its result once it ran in the batch, and the caller's wait. */
     private static final class Pending<T> {
         final Database.SqlWork<T> work;
-        final CompletableFuture<T> done = new CompletableFuture<>();
+        final CompletableFuture<Object> done = new CompletableFuture<>();
         private T result;
 
         Pending(Database.SqlWork<T> work) {
@@ -53,6 +57,11 @@ final class SharedCommits implements AutoCloseable {
 
         void failed(RuntimeException e) {
             done.completeExceptionally(e);
+        }
+
+        /** The batch rolled back before its commit: the caller runs its work in its own transaction. */
+        void runAlone() {
+            done.complete(ALONE);
         }
     }
 
@@ -89,14 +98,21 @@ final class SharedCommits implements AutoCloseable {
         }
         Pending<T> pending = new Pending<>(work);
         queue.add(pending);
+        Object answer;
         try {
-            return pending.done.join(); // a commit takes milliseconds; the caller's interrupt stays set
+            answer = pending.done.join(); // a commit takes milliseconds; the caller's interrupt stays set
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
             }
             throw e;
         }
+        if (answer == ALONE) {
+            return db.inTransaction(work);
+        }
+        @SuppressWarnings("unchecked") // what this caller's own work returned
+        T result = (T) answer;
+        return result;
     }
 
     /** Transactions committed so far, and the works they carried (for benchmarks and tests). */
@@ -134,6 +150,9 @@ final class SharedCommits implements AutoCloseable {
         try (Connection connection = pool.getConnection()) {
             connection.setAutoCommit(false);
             try {
+                try (var statement = connection.createStatement()) {
+                    statement.execute(BATCH_LOCK_TIMEOUT);
+                }
                 for (Pending<?> pending : batch) {
                     pending.run(connection);
                 }
@@ -146,9 +165,10 @@ final class SharedCommits implements AutoCloseable {
                 connection.setAutoCommit(true);
             }
         } catch (SQLException | RuntimeException e) {
-            if (!worksRan && batch.size() > 1) {
-                // one work failed before the commit, and the rollback undid all: each runs again alone
-                batch.forEach(this::alone);
+            if (!worksRan) {
+                // a work failed (or waited too long for a lock) before the commit, and the rollback
+                // undid them all: each caller runs its own again, alone, on its own thread
+                batch.forEach(Pending::runAlone);
                 return;
             }
             RuntimeException failure =
@@ -159,15 +179,6 @@ final class SharedCommits implements AutoCloseable {
         commits.incrementAndGet();
         works.addAndGet(batch.size());
         batch.forEach(Pending::committed);
-    }
-
-    /** Runs one work in a transaction of its own and completes its caller. */
-    private <T> void alone(Pending<T> pending) {
-        try {
-            pending.done.complete(db.inTransaction(pending.work));
-        } catch (RuntimeException e) {
-            pending.failed(e);
-        }
     }
 
     @Override
@@ -182,8 +193,7 @@ final class SharedCommits implements AutoCloseable {
             }
         }
         for (Pending<?> left = queue.poll(); left != null; left = queue.poll()) {
-            log.warn("running a shared-commit work alone at shutdown");
-            alone(left);
+            left.runAlone();
         }
     }
 }

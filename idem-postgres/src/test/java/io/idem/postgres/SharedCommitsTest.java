@@ -125,6 +125,40 @@ class SharedCommitsTest {
                 .containsExactly("0");
     }
 
+    @Test
+    void aBatchStuckOnAnotherTransactionsLockLetsItsCallersWaitAloneWithoutHoldingUpOthers() throws Exception {
+        insert(20_000);
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            // an operator's long transaction holds row 20000
+            var holder = CompletableFuture.runAsync(
+                    () -> db.inTransaction(c -> {
+                        c.createStatement().execute("SELECT * FROM shared_rows WHERE n = 20000 FOR UPDATE");
+                        locked.countDown();
+                        await(release);
+                        return 0;
+                    }),
+                    callers);
+            locked.await();
+            var blocked = CompletableFuture.supplyAsync(
+                    () -> db.inSharedTransaction(
+                            c -> c.createStatement().executeUpdate("UPDATE shared_rows SET tx = -1 WHERE n = 20000")),
+                    callers);
+            Thread.sleep(1_500); // past the batch's lock timeout: the caller now waits alone
+            var others = IntStream.range(20_001, 20_011)
+                    .mapToObj(n -> CompletableFuture.supplyAsync(() -> insert(n), callers))
+                    .toList();
+            others.forEach(CompletableFuture::join);
+            assertThat(blocked).isNotDone();
+            release.countDown();
+            holder.join();
+            assertThat(blocked.join()).isEqualTo(1);
+        }
+        assertThat(TestDatabases.column(db, "SELECT tx FROM shared_rows WHERE n = 20000"))
+                .containsExactly("-1");
+    }
+
     private static void await(CountDownLatch latch) throws SQLException {
         try {
             latch.await();
