@@ -66,6 +66,7 @@ public final class IdemServer implements AutoCloseable {
 
     private JobDesk desk;
     private ReviewDesk review;
+    private FileAssetStore assets;
 
     private IdemServer() {}
 
@@ -120,7 +121,7 @@ public final class IdemServer implements AutoCloseable {
         if (embedding == null) {
             bootstrapAdmin(config, keys, console);
         }
-        var assets = new FileAssetStore(config.storage().dataDir().resolve("assets"));
+        assets = new FileAssetStore(config.storage().dataDir().resolve("assets"));
         engine = resources.push(Engine.build(new Engine.Parts(
                 config,
                 stores,
@@ -341,6 +342,11 @@ public final class IdemServer implements AutoCloseable {
     /** How jobs are read, accepted and looked up (null on a worker-only node). */
     public JobDesk desk() {
         return desk;
+    }
+
+    /** Where delivered results are kept. */
+    public io.idem.core.spi.AssetStore assets() {
+        return assets;
     }
 
     /** The review queue and its decisions (null on a worker-only node). */
