@@ -33,8 +33,8 @@ public final class EmbeddedExample {
                 EmbeddedDatabase postgres = EmbeddedDatabase.startTemporary();
                 HikariDataSource pool = pool(postgres.jdbcUrl("postgres"))) {
             Outcome outcome = run(vendor.baseUrl(), pool, Files.createTempDirectory("idem-example"));
-            System.out.println("job " + outcome.job().id() + " " + outcome.job().state().wire() + " after "
-                    + outcome.job().providerCalls() + " provider call(s)");
+            System.out.println("job " + outcome.job().id() + " "
+                    + outcome.job().state().wire() + " after " + outcome.job().providerCalls() + " provider call(s)");
             System.out.println("chat answer from " + outcome.answer().servedModel() + ": "
                     + outcome.answer().text());
             System.out.println("the vendor billed " + vendor.ledger().size() + " generation(s)");
@@ -54,8 +54,7 @@ public final class EmbeddedExample {
             throws InterruptedException, IOException {
         String providers = """
                 {"providers": {"vendor": {"adapter": "%s", "base_url": "%s", "chat_models": ["fake-chat-a"]}},
-                 "lanes": {"standard": ["vendor"]}}"""
-                .formatted(FakeVendor.NAME, vendorUrl);
+                 "lanes": {"standard": ["vendor"]}}""".formatted(FakeVendor.NAME, vendorUrl);
         try (Idem idem = Idem.builder()
                 .database(database)
                 .providers(providers)
