@@ -30,7 +30,7 @@ public record ChatAnswer(
     }
 
     /**
-     * One attempt at one model.
+     * One attempt at one model, as the chat audit records it. Immutable.
      *
      * @param outcome {@code served}, {@code unavailable}, {@code rejected}, {@code unconfirmed},
      *     {@code adapter_fault} or {@code skipped}

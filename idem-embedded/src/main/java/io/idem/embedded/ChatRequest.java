@@ -33,7 +33,7 @@ public record ChatRequest(List<String> models, List<Message> messages, int maxTo
         }
     }
 
-    /** One message: {@code role} is {@code system}, {@code user} or {@code assistant}. */
+    /** One message: {@code role} is {@code system}, {@code user} or {@code assistant}. Immutable. */
     public record Message(String role, String content) {
         public Message {
             Objects.requireNonNull(role, "role");

@@ -38,7 +38,7 @@ public record Job(
     }
 
     /**
-     * What was asked for.
+     * What was asked for. Immutable.
      *
      * @param model the Idem model name, when the request named one
      * @param candidates the providers the job may use, in order
@@ -49,24 +49,24 @@ public record Job(
         }
     }
 
-    /** The provider that served the job and the files it delivered (read them with {@link Idem#asset}). */
+    /** The provider that served the job and the files it delivered (read them with {@link Idem#asset}). Immutable. */
     public record Result(String provider, List<Asset> assets) {
         public Result {
             assets = List.copyOf(assets);
         }
     }
 
-    /** One delivered file. */
+    /** One delivered file: its id, content type and size in bytes. Immutable. */
     public record Asset(UUID id, String mimeType, long bytes) {}
 
-    /** Why a job failed: a stable code, a message, and the outcome class that ended it. */
+    /** Why a job failed: a stable code, a message, and the outcome class that ended it. Immutable. */
     public record Failure(String code, String message, String errorClass) {}
 
-    /** Why a job waits in review ({@code worker_lost}, {@code unconfirmed}, …) and since when. */
+    /** Why a job waits in review ({@code worker_lost}, {@code unconfirmed}, …) and since when. Immutable. */
     public record Review(String reason, Instant since) {}
 
     /**
-     * One call (or possible call) to one provider.
+     * One call (or possible call) to one provider, as the audit records it. Immutable.
      *
      * @param status {@code sending}, {@code submitted}, {@code unconfirmed}, {@code succeeded}, {@code failed}, …
      * @param httpStatus the provider's HTTP status, 0 when none was read

@@ -48,6 +48,7 @@ public final class EmbeddedNode implements Idem {
     /**
      * What {@link Idem.Builder} collected; the optional parts override the {@code environment}'s
      * {@code PROVIDERS_JSON}, {@code IDEM_SECRET}, {@code IDEM_DATA_DIR} and worker count.
+     * Immutable once built (the environment is the builder's copy).
      */
     public record Settings(
             javax.sql.DataSource dataSource,
