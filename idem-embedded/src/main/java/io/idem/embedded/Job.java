@@ -68,11 +68,13 @@ public record Job(
     /**
      * One call (or possible call) to one provider, as the audit records it. Immutable.
      *
+     * @param id the attempt's id, which Idem also sends the vendor as its reference for the call
      * @param status {@code sending}, {@code submitted}, {@code unconfirmed}, {@code succeeded}, {@code failed}, …
      * @param httpStatus the provider's HTTP status, 0 when none was read
      * @param billable {@code yes}, {@code no} or {@code unknown}
      */
     public record Attempt(
+            UUID id,
             String provider,
             String model,
             String status,

@@ -9,6 +9,9 @@ import io.idem.postgres.TestDatabases;
 import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +27,7 @@ class DataSourceTest {
     }
 
     @Test
-    void buildMigratesTheCallersDatabaseAndCloseLeavesThePoolOpen() throws Exception {
+    void buildMigratesTheCallersDatabaseCreatesNoAdminKeyAndCloseLeavesThePoolOpen() throws Exception {
         try (HikariDataSource pool = pool(true)) {
             Idem.builder()
                     .database(pool)
@@ -35,11 +38,31 @@ class DataSourceTest {
                     .close();
 
             assertThat(pool.isClosed()).isFalse();
-            try (Connection c = pool.getConnection();
-                    ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM jobs")) {
-                rs.next();
-                assertThat(rs.getLong(1)).isZero();
-            }
+            assertThat(count(pool, "SELECT count(*) FROM jobs")).isZero();
+            assertThat(count(pool, "SELECT count(*) FROM api_keys")).isZero();
+        }
+    }
+
+    @Test
+    void jobsAreStampedByTheGivenClock() throws Exception {
+        Instant then = Instant.parse("2031-05-01T10:00:00Z");
+        try (HikariDataSource pool = pool(true);
+                Idem idem = Idem.builder()
+                        .database(pool)
+                        .dataDirectory(Files.createTempDirectory("idem-clock"))
+                        .environment(Map.of())
+                        .clock(Clock.fixed(then, ZoneOffset.UTC))
+                        .workers(0)
+                        .build()) {
+            assertThat(idem.submit(JobRequest.of("stamped"), null).createdAt()).isEqualTo(then);
+        }
+    }
+
+    private static long count(HikariDataSource pool, String query) throws java.sql.SQLException {
+        try (Connection c = pool.getConnection();
+                ResultSet rs = c.createStatement().executeQuery(query)) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

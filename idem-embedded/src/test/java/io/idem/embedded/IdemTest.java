@@ -131,6 +131,29 @@ class IdemTest {
     }
 
     @Test
+    void aParkedJobIsReconciledThroughTheApiToTheVendorsImageBilledOnce() {
+        Job job = idem.submit(
+                JobRequest.builder("reconciled")
+                        .timeoutSeconds(1)
+                        .simulate(Map.of("primary", "timeout"))
+                        .build(),
+                null);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> idem.find(job.id()).orElseThrow().state() == JobState.MANUAL_REVIEW);
+
+        Job reconciled = idem.reconcile(job.id());
+
+        assertThat(reconciled.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(reconciled.attempts())
+                .singleElement()
+                .satisfies(a -> assertThat(a.billable()).isEqualTo("yes"));
+        assertThat(nodes.vendor.ledger().stream()
+                        .filter(entry -> entry.reference()
+                                .equals(reconciled.attempts().getFirst().id().toString())))
+                .hasSize(1);
+    }
+
+    @Test
     void aDecisionWithoutANoteIsRefused() {
         assertThatThrownBy(() -> idem.resolve(java.util.UUID.randomUUID(), Decision.FAIL, " "))
                 .isInstanceOfSatisfying(

@@ -36,6 +36,7 @@ final class Views {
 
     private static Job.Attempt attempt(io.idem.core.domain.Attempt a) {
         return new Job.Attempt(
+                a.id(),
                 a.provider(),
                 a.model(),
                 a.status().wire(),
