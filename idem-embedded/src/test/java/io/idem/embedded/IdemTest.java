@@ -106,14 +106,7 @@ class IdemTest {
 
     @Test
     void aParkedJobIsListedAndResolvedThroughTheApi() throws Exception {
-        Job job = idem.submit(
-                JobRequest.builder("parked")
-                        .timeoutSeconds(1)
-                        .simulate(Map.of("primary", "timeout"))
-                        .build(),
-                null);
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> idem.find(job.id()).orElseThrow().state() == JobState.MANUAL_REVIEW);
+        Job job = park("parked");
         assertThat(idem.await(job.id(), Duration.ofMillis(300)).state()).isEqualTo(JobState.MANUAL_REVIEW);
         assertThat(idem.reviewQueue()).extracting(Job::id).contains(job.id());
         CompletableFuture<Job> fired = new CompletableFuture<>();
@@ -132,14 +125,7 @@ class IdemTest {
 
     @Test
     void aParkedJobIsReconciledThroughTheApiToTheVendorsImageBilledOnce() {
-        Job job = idem.submit(
-                JobRequest.builder("reconciled")
-                        .timeoutSeconds(1)
-                        .simulate(Map.of("primary", "timeout"))
-                        .build(),
-                null);
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> idem.find(job.id()).orElseThrow().state() == JobState.MANUAL_REVIEW);
+        Job job = park("reconciled");
 
         Job reconciled = idem.reconcile(job.id());
 
@@ -151,6 +137,19 @@ class IdemTest {
                         .filter(entry -> entry.reference()
                                 .equals(reconciled.attempts().getFirst().id().toString())))
                 .hasSize(1);
+    }
+
+    /** A job whose vendor bills and answers too late: it parks in review. */
+    private static Job park(String prompt) {
+        Job job = idem.submit(
+                JobRequest.builder(prompt)
+                        .timeoutSeconds(1)
+                        .simulate(Map.of("primary", "timeout"))
+                        .build(),
+                null);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> idem.find(job.id()).orElseThrow().state() == JobState.MANUAL_REVIEW);
+        return job;
     }
 
     @Test
