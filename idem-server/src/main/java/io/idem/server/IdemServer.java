@@ -75,6 +75,7 @@ public final class IdemServer implements AutoCloseable {
      * {@code idem-embedded} module): its own pool, which the node migrates and leaves open, and the
      * clock the node reads. An embedded node serves no HTTP and creates no admin key; its chat side
      * and job desk are reached in process ({@link #desk()}, {@link #review()}, {@link #chat()}).
+     * Immutable.
      */
     public record Embedding(DataSource dataSource, Clock clock) {
         public Embedding {
