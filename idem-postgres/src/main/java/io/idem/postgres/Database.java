@@ -3,13 +3,15 @@ package io.idem.postgres;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
 /**
- * A migrated PostgreSQL database behind a HikariCP pool. The JDBC URL may carry {@code user} and
- * {@code password} parameters; it is never logged (it may hold a password).
+ * A migrated PostgreSQL database behind a connection pool: Idem's own HikariCP pool over a JDBC URL
+ * ({@link #open}), or a pool an embedding service owns ({@link #over}). The JDBC URL may carry
+ * {@code user} and {@code password} parameters; it is never logged (it may hold a password).
  */
 public final class Database implements AutoCloseable {
     /** Writer threads of the shared commits, and the most works one commit carries. */
@@ -17,13 +19,15 @@ public final class Database implements AutoCloseable {
 
     private static final int SHARED_BATCH = 64;
 
-    private final HikariDataSource pool;
+    private final DataSource pool;
     private final String jdbcUrl;
+    private final Runnable onClose;
     private final SharedCommits shared;
 
-    private Database(HikariDataSource pool, String jdbcUrl) {
+    private Database(DataSource pool, String jdbcUrl, Runnable onClose) {
         this.pool = pool;
         this.jdbcUrl = jdbcUrl;
+        this.onClose = onClose;
         this.shared = new SharedCommits(this, SHARED_WRITERS, SHARED_BATCH);
     }
 
@@ -37,25 +41,52 @@ public final class Database implements AutoCloseable {
         config.setConnectionTimeout(10_000);
         HikariDataSource pool = new HikariDataSource(config);
         try {
-            Flyway.configure()
-                    .dataSource(pool)
-                    .locations("classpath:db/migration")
-                    .load()
-                    .migrate();
+            migrate(pool);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
         }
-        return new Database(pool, jdbcUrl);
+        return new Database(pool, jdbcUrl, pool::close);
+    }
+
+    /**
+     * The database behind a pool the caller owns, with every pending migration applied: {@link
+     * #close()} leaves the pool open, and LISTEN holds one of its connections. Its connections must
+     * be in auto-commit mode, as JDBC's are by default: each store commits its own statements.
+     *
+     * @throws IllegalArgumentException when the pool hands out connections that do not auto-commit
+     */
+    public static Database over(DataSource dataSource) {
+        try (Connection connection = dataSource.getConnection()) {
+            if (!connection.getAutoCommit()) {
+                throw new IllegalArgumentException(
+                        "the DataSource must hand out auto-commit connections (Idem commits its own statements)");
+            }
+        } catch (SQLException e) {
+            throw new UnableToQueryException(e);
+        }
+        migrate(dataSource);
+        return new Database(dataSource, null, () -> {});
+    }
+
+    private static void migrate(DataSource dataSource) {
+        Flyway.configure()
+                .dataSource(dataSource)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
     }
 
     public DataSource dataSource() {
         return pool;
     }
 
-    /** The URL this database was opened with (for a dedicated LISTEN connection). Never log it. */
-    String jdbcUrl() {
-        return jdbcUrl;
+    /**
+     * A connection to hold for LISTEN: a dedicated one over the URL this database was opened with
+     * (never log it), or else one of the caller's pool.
+     */
+    Connection listenConnection() throws SQLException {
+        return jdbcUrl == null ? pool.getConnection() : DriverManager.getConnection(jdbcUrl);
     }
 
     /** Runs {@code work} in one transaction and commits it; rolls back on any exception. */
@@ -104,7 +135,7 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         shared.close();
-        pool.close();
+        onClose.run();
     }
 
     /** A unit of JDBC work. */
