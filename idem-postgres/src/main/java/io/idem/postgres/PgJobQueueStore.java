@@ -1,6 +1,7 @@
 package io.idem.postgres;
 
 import io.idem.core.domain.JobState;
+import io.idem.core.moderation.ModerationVerdict;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.AheadResult;
 import io.idem.core.spi.AttemptDraft;
@@ -190,11 +191,39 @@ public final class PgJobQueueStore implements JobQueueStore {
     public boolean settle(Lease lease, Settlement settlement, String actor, Instant now) {
         return db.inSharedTransaction(c -> {
             recordOutcome(c, settlement, now);
-            if (settlement.move() instanceof JobMove.Succeed succeed) {
-                insertAssets(c, settlement.attemptId(), succeed.assets(), now);
+            switch (settlement.move()) {
+                case JobMove.Succeed succeed -> insertAssets(c, settlement.attemptId(), succeed.assets(), now);
+                case JobMove.Fail fail -> insertAssets(c, settlement.attemptId(), fail.withheld(), now);
+                default -> {}
             }
-            return transitions.apply(c, lease, settlement, actor, now);
+            boolean moved = transitions.apply(c, lease, settlement, actor, now);
+            if (moved && settlement.verdict().isPresent()) {
+                noteVerdict(c, lease, settlement, settlement.verdict().get(), actor, now);
+            }
+            return moved;
         });
+    }
+
+    /** Audits output moderation's verdict on the attempt's result, beside the job's move. */
+    private static void noteVerdict(
+            Connection c, Lease lease, Settlement settlement, ModerationVerdict verdict, String actor, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO job_events (job_id, type, actor, detail, at)
+                VALUES (?, 'output.moderated', ?, jsonb_build_object(
+                    'attempt_id', ?::text, 'moderator', ?::text, 'flagged', ?, 'unavailable', ?,
+                    'categories', to_jsonb(?::text[])), ?)
+                """)) {
+            ps.setObject(1, lease.jobId());
+            ps.setString(2, actor);
+            ps.setString(3, settlement.attemptId().toString());
+            ps.setString(4, verdict.moderator());
+            ps.setBoolean(5, verdict.flagged());
+            ps.setBoolean(6, verdict.unavailable());
+            ps.setArray(7, c.createArrayOf("text", verdict.categories().toArray()));
+            ps.setTimestamp(8, JobRows.timestamp(now));
+            ps.executeUpdate();
+        }
     }
 
     private static void recordOutcome(Connection c, Settlement settlement, Instant now) throws SQLException {

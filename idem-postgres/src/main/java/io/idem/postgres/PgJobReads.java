@@ -173,7 +173,8 @@ public final class PgJobReads implements JobReads {
     public Optional<AssetFile> asset(UUID id) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT s.id, s.job_id, j.owner, s.mime_type, s.location
+                    SELECT s.id, s.job_id, j.owner, s.mime_type, s.location,
+                           s.attempt_id IS NOT DISTINCT FROM j.result_attempt_id AS delivered
                       FROM assets s JOIN jobs j ON j.id = s.job_id WHERE s.id = ?
                     """)) {
                 ps.setObject(1, id);
@@ -186,7 +187,8 @@ public final class PgJobReads implements JobReads {
                             rs.getObject("job_id", UUID.class),
                             rs.getString("owner"),
                             rs.getString("mime_type"),
-                            rs.getString("location")));
+                            rs.getString("location"),
+                            rs.getBoolean("delivered")));
                 }
             }
         });

@@ -135,6 +135,8 @@ public final class InMemoryJobQueueStore implements JobQueueStore {
             attempt.settle(settlement, now);
             if (settlement.move() instanceof JobMove.Succeed succeed) {
                 assets.computeIfAbsent(attempt.id, id -> new ArrayList<>()).addAll(succeed.assets());
+            } else if (settlement.move() instanceof JobMove.Fail fail) {
+                assets.computeIfAbsent(attempt.id, id -> new ArrayList<>()).addAll(fail.withheld());
             }
         }
         StoredJob job = held(lease);
@@ -153,6 +155,7 @@ public final class InMemoryJobQueueStore implements JobQueueStore {
                 end(job, JobState.MANUAL_REVIEW, JobEventType.MANUAL_REVIEW, Optional.empty(), review, actor, now);
             }
         }
+        settlement.verdict().ifPresent(v -> trace.add(job.id, JobEventType.OUTPUT_MODERATED, null, null, actor, now));
         return true;
     }
 

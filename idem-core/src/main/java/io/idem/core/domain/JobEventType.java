@@ -17,7 +17,9 @@ public enum JobEventType {
     RECONCILED("job.reconciled"),
     RESOLVED("job.resolved"),
     REVIEW_EXPIRED("job.review_expired"),
-    CANCELED("job.canceled");
+    CANCELED("job.canceled"),
+    /** Output moderation's verdict on a result of a moderated lane (delivered or withheld). */
+    OUTPUT_MODERATED("output.moderated");
 
     private final String wire;
 

@@ -1,6 +1,8 @@
 package io.idem.core.engine;
 
 import io.idem.core.domain.Job;
+import io.idem.core.moderation.ModerationPolicy;
+import io.idem.core.moderation.ModerationVerdict;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.pricing.AuditedCost;
@@ -51,6 +53,7 @@ final class JobRun {
     static final Duration MIN_CALL = Duration.ofSeconds(1);
 
     private final JobSpending spending;
+    private final ModeratedResults moderation;
 
     JobRun(
             JobQueueStore store,
@@ -62,7 +65,18 @@ final class JobRun {
             BooleanSupplier stopping,
             CallbackAddress callbacks,
             ProviderGate gate) {
-        this(store, providers, assets, clock, ticks, actor, stopping, callbacks, gate, DeferralSettings.DEFAULTS);
+        this(
+                store,
+                providers,
+                assets,
+                clock,
+                ticks,
+                actor,
+                stopping,
+                callbacks,
+                gate,
+                DeferralSettings.DEFAULTS,
+                ModerationPolicy.NONE);
     }
 
     JobRun(
@@ -75,7 +89,8 @@ final class JobRun {
             BooleanSupplier stopping,
             CallbackAddress callbacks,
             ProviderGate gate,
-            DeferralSettings deferral) {
+            DeferralSettings deferral,
+            ModerationPolicy policy) {
         this.store = store;
         this.providers = providers;
         this.assets = assets;
@@ -87,6 +102,7 @@ final class JobRun {
         this.gate = gate;
         this.reopenings = new Reopenings(gate, deferral.onBudgetExhausted());
         this.spending = new JobSpending(store, gate);
+        this.moderation = new ModeratedResults(policy, assets);
     }
 
     void run(ClaimedJob claimed) {
@@ -233,13 +249,19 @@ final class JobRun {
     /** Records the outcome and the job's move in one write; the next step follows from the move. */
     private Step settle(ClaimedJob claimed, Settling attempt, Outcome outcome, Duration latency) {
         JobMove move = decide(claimed.job(), outcome);
+        Optional<ModerationVerdict> verdict = Optional.empty();
         if (move instanceof JobMove.Succeed && outcome instanceof Outcome.Confirmed confirmed) {
             move = keepAssets(attempt.attemptId(), confirmed);
+            if (move instanceof JobMove.Succeed kept) {
+                verdict = moderation.check(claimed.job(), kept.assets());
+                move = verdict.map(v -> ModeratedResults.move(v, kept)).orElse(move);
+            }
         }
         BigDecimal cost = AuditedCost.of(outcome, attempt.expectedCost());
         boolean held = store.settle(
                 claimed.lease(),
-                new Settlement(attempt.attemptId(), attempt.provider(), outcome, latency.toMillis(), cost, move),
+                new Settlement(
+                        attempt.attemptId(), attempt.provider(), outcome, latency.toMillis(), cost, move, verdict),
                 actor,
                 clock.instant());
         if (!held) {

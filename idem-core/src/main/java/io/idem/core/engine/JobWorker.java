@@ -1,5 +1,6 @@
 package io.idem.core.engine;
 
+import io.idem.core.moderation.ModerationPolicy;
 import io.idem.core.spi.AssetStore;
 import io.idem.core.spi.CallbackAddress;
 import io.idem.core.spi.ClaimedJob;
@@ -69,10 +70,23 @@ public final class JobWorker implements AutoCloseable {
             WorkerSettings settings,
             CallbackAddress callbacks,
             ProviderGate gate) {
-        this(store, providers, assets, clock, ticks, settings, callbacks, gate, DeferralSettings.DEFAULTS);
+        this(
+                store,
+                providers,
+                assets,
+                clock,
+                ticks,
+                settings,
+                callbacks,
+                gate,
+                DeferralSettings.DEFAULTS,
+                ModerationPolicy.NONE);
     }
 
-    /** A worker whose jobs wait out closed providers as {@code deferral} says. */
+    /**
+     * A worker whose jobs wait out closed providers as {@code deferral} says, and whose results on
+     * moderated lanes pass {@code moderation} before they are delivered.
+     */
     public JobWorker(
             JobQueueStore store,
             ProviderRegistry providers,
@@ -82,7 +96,8 @@ public final class JobWorker implements AutoCloseable {
             WorkerSettings settings,
             CallbackAddress callbacks,
             ProviderGate gate,
-            DeferralSettings deferral) {
+            DeferralSettings deferral,
+            ModerationPolicy moderation) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
@@ -97,7 +112,8 @@ public final class JobWorker implements AutoCloseable {
                 () -> !running,
                 callbacks,
                 gate,
-                deferral);
+                deferral,
+                moderation);
         this.slots = new Semaphore(settings.concurrency());
     }
 

@@ -2,6 +2,7 @@ package io.idem.core.engine;
 
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.AttemptStatus;
+import io.idem.core.moderation.ModerationPolicy;
 import io.idem.core.spi.AssetStore;
 import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.ReconcileAnswer;
@@ -42,6 +43,7 @@ public final class Reconciler implements AutoCloseable {
     private final Duration maxAge;
     private final Runnable afterRequeue;
     private final Set<String> reviewOnly;
+    private final ModeratedResults moderation;
     private final AtomicLong sweeps = new AtomicLong();
     private volatile Periodic loop;
 
@@ -63,7 +65,15 @@ public final class Reconciler implements AutoCloseable {
             Duration interval,
             Duration maxAge,
             Runnable afterRequeue) {
-        this(store, providers, assets, clock, new Timing(interval, maxAge), afterRequeue, Set.of());
+        this(
+                store,
+                providers,
+                assets,
+                clock,
+                new Timing(interval, maxAge),
+                afterRequeue,
+                Set.of(),
+                ModerationPolicy.NONE);
     }
 
     /** How often the sweep runs, and how long a parked job is asked about before it expires. */
@@ -73,7 +83,9 @@ public final class Reconciler implements AutoCloseable {
      * With {@code reviewOnly}: providers whose parked jobs the sweep leaves alone (it neither holds
      * them, nor asks the vendor, nor expires them), so that they wait in the review queue until an
      * operator reconciles or decides; {@link #reconcileNow} still asks. The demo's fake providers are
-     * such, never configured ones.
+     * such, never configured ones. With {@code moderation}: a found result of a moderated lane is
+     * delivered only when the moderator passes it; otherwise the job stays in review for an operator
+     * (a reconcile never delivers what a worker would have withheld).
      */
     public Reconciler(
             ReviewStore store,
@@ -82,7 +94,9 @@ public final class Reconciler implements AutoCloseable {
             InstantSource clock,
             Timing timing,
             Runnable afterRequeue,
-            Set<String> reviewOnly) {
+            Set<String> reviewOnly,
+            ModerationPolicy moderation) {
+        this.moderation = new ModeratedResults(moderation, assets);
         this.store = store;
         this.providers = providers;
         this.assets = assets;
@@ -213,6 +227,9 @@ public final class Reconciler implements AutoCloseable {
         } catch (IOException e) {
             log.error("could not store the reconciled result of attempt {}", attempt.id(), e);
             return unchanged(held, now);
+        }
+        if (moderation.check(held.job(), saved).filter(v -> !v.delivers()).isPresent()) {
+            return unchanged(held, now); // withheld: an operator decides, with the result kept
         }
         return moved(store.promote(held, attempt.id(), Optional.of(delivered.outcome()), saved, actor, now));
     }

@@ -14,8 +14,20 @@ public sealed interface JobMove {
         }
     }
 
-    /** The job fails; {@code errorClass} is the outcome class that ended it. */
-    record Fail(String code, String message, String errorClass) implements JobMove {}
+    /**
+     * The job fails; {@code errorClass} is the outcome class that ended it. {@code withheld}: a paid
+     * result the client may not have (output moderation flagged it), kept for an operator.
+     */
+    record Fail(String code, String message, String errorClass, List<StoredAsset> withheld) implements JobMove {
+        public Fail {
+            withheld = List.copyOf(withheld);
+        }
+
+        /** A failure with no result kept. */
+        public Fail(String code, String message, String errorClass) {
+            this(code, message, errorClass, List.of());
+        }
+    }
 
     /** The outcome is unknown: park in manual_review for reconcile or an operator. */
     record Park(String reason) implements JobMove {}

@@ -42,6 +42,10 @@ public final class AssetsApi implements Feature {
                 && !caller.ownerScope().equals(file.owner())) {
             throw ApiError.notFound("asset");
         }
+        boolean admin = caller != null && caller.ownerScope() == null;
+        if (!file.delivered() && !admin) {
+            throw ApiError.notFound("asset"); // withheld from the client, kept for an operator
+        }
         try {
             ctx.contentType(file.mimeType())
                     .header("Cache-Control", "private, max-age=86400, immutable")

@@ -33,7 +33,7 @@ public final class ConfigLoader {
 
     /** Top-level keys whose contents other readers check field by field. */
     private static final Set<String> SECTIONS =
-            Set.of("providers", "lanes", "default_lane", "alerts", "trusted_proxies");
+            Set.of("providers", "lanes", "default_lane", "alerts", "trusted_proxies", "moderation");
 
     private final Map<String, String> env;
     private java.util.List<Setting> effective = java.util.List.of();
@@ -73,6 +73,9 @@ public final class ConfigLoader {
             }
         }
         RoutingReader.Result routing = new RoutingReader(env).read(routingNode);
+        ModerationSettings moderation = ModerationSettings.read(
+                jsonSection(root, "moderation", "MODERATION_JSON"),
+                routing.routing().lanes().keySet());
         int lease = s.intValue("worker.lease_seconds", null, 30, 3, 3600);
         WorkerSettings worker = new WorkerSettings(
                 s.text(
@@ -95,11 +98,11 @@ public final class ConfigLoader {
                 new IdemConfig.Secrets(
                         Optional.ofNullable(s.text("secret", "IDEM_SECRET", null)),
                         Optional.ofNullable(s.text("bootstrap_key", "IDEM_BOOTSTRAP_KEY", null)),
-                        credentials(routing),
+                        credentials(routing, moderation),
                         Optional.ofNullable(s.text("metrics_token", "IDEM_METRICS_TOKEN", null))),
                 routing.routing(),
                 routing.inProcessFakes(),
-                engine(s, worker, routing),
+                engine(s, worker, routing, moderation),
                 routing.chat(),
                 AlertsReader.read(alertsNode(root)),
                 webhooks(s));
@@ -118,14 +121,19 @@ public final class ConfigLoader {
 
     /** The {@code alerts:} block, or {@code ALERTS_JSON} when set (it wins, as the environment does). */
     private JsonNode alertsNode(ObjectNode root) {
-        String json = env.get("ALERTS_JSON");
+        return jsonSection(root, "alerts", "ALERTS_JSON");
+    }
+
+    /** A block of the file, or the JSON in {@code variable} when set (it wins, as the environment does). */
+    private JsonNode jsonSection(ObjectNode root, String section, String variable) {
+        String json = env.get(variable);
         if (json == null || json.isBlank()) {
-            return root.get("alerts");
+            return root.get(section);
         }
         try {
             return JSON.readTree(json);
         } catch (IOException e) {
-            throw new ConfigException("ALERTS_JSON is not valid JSON");
+            throw new ConfigException(variable + " is not valid JSON");
         }
     }
 
@@ -149,13 +157,15 @@ public final class ConfigLoader {
      * the failures a visitor asks the fake vendors for, and the reconcile sweep leaves its parked jobs
      * in the review queue for the visitor (docs/console.md). A value set explicitly still wins.
      */
-    private static IdemConfig.Engine engine(Settings s, WorkerSettings worker, RoutingReader.Result routing) {
+    private static IdemConfig.Engine engine(
+            Settings s, WorkerSettings worker, RoutingReader.Result routing, ModerationSettings moderation) {
         return new IdemConfig.Engine(
                 worker,
-                Duration.ofSeconds(
-                        s.intValue("reconcile_interval_seconds", "RECONCILE_INTERVAL_SECONDS", 30, 1, 86_400)),
-                Duration.ofSeconds(
-                        s.intValue("reconcile_max_age_seconds", "RECONCILE_MAX_AGE_SECONDS", 86_400, 60, 31_536_000)),
+                new io.idem.core.engine.Reconciler.Timing(
+                        Duration.ofSeconds(
+                                s.intValue("reconcile_interval_seconds", "RECONCILE_INTERVAL_SECONDS", 30, 1, 86_400)),
+                        Duration.ofSeconds(s.intValue(
+                                "reconcile_max_age_seconds", "RECONCILE_MAX_AGE_SECONDS", 86_400, 60, 31_536_000))),
                 Duration.ofHours(
                         s.intValue("idempotency_retention_hours", "IDEM_IDEMPOTENCY_RETENTION_HOURS", 24, 1, 8760)),
                 breaker(s, routing.demo() ? DEMO_FAILURE_THRESHOLD : BreakerSettings.DEFAULTS.failureThreshold()),
@@ -170,7 +180,8 @@ public final class ConfigLoader {
                         s.intValue("invoice_check.hour_utc", "IDEM_INVOICE_CHECK_HOUR_UTC", 2, 0, 23),
                         s.intValue("invoice_check.tolerance_percent", "IDEM_INVOICE_TOLERANCE_PERCENT", 2, 0, 50)
                                 / 100.0),
-                routing.demo() ? routing.routing().providers().keySet() : Set.of());
+                routing.demo() ? routing.routing().providers().keySet() : Set.of(),
+                moderation);
     }
 
     /** Job deadlines and deferral; the default must not exceed the maximum. */
@@ -214,12 +225,15 @@ public final class ConfigLoader {
     }
 
     /** The value of every key variable a job or chat-only provider names, where the environment sets one. */
-    private Map<String, String> credentials(RoutingReader.Result routing) {
+    private Map<String, String> credentials(RoutingReader.Result routing, ModerationSettings moderation) {
         Map<String, String> values = new java.util.LinkedHashMap<>();
         java.util.stream.Stream.concat(
-                        routing.routing().providers().values().stream(),
-                        routing.chat().chatOnlyProviders().values().stream())
-                .flatMap(p -> java.util.stream.Stream.concat(p.apiKeyEnv().stream(), p.usageKeyEnv().stream()))
+                        java.util.stream.Stream.concat(
+                                        routing.routing().providers().values().stream(),
+                                        routing.chat().chatOnlyProviders().values().stream())
+                                .flatMap(p -> java.util.stream.Stream.concat(
+                                        p.apiKeyEnv().stream(), p.usageKeyEnv().stream())),
+                        moderation.keyEnv().stream())
                 .forEach(variable -> {
                     String value = env.get(variable);
                     if (value != null && !value.isBlank()) {

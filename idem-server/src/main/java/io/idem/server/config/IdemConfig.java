@@ -182,18 +182,28 @@ public record IdemConfig(
      */
     public record Engine(
             WorkerSettings worker,
-            Duration reconcileInterval,
-            Duration reconcileMaxAge,
+            io.idem.core.engine.Reconciler.Timing reconcile,
             Duration idempotencyRetention,
             BreakerSettings breaker,
             Duration healthEvery,
             SdkRetries sdkRetries,
             DeferralSettings deferral,
             io.idem.core.invoice.InvoiceSettings invoices,
-
-            Set<String> reviewOnly) {
+            Set<String> reviewOnly,
+            ModerationSettings moderation) {
         public Engine {
             reviewOnly = Set.copyOf(reviewOnly);
+            java.util.Objects.requireNonNull(moderation, "moderation");
+        }
+
+        /** How often the reconcile sweep runs. */
+        public Duration reconcileInterval() {
+            return reconcile.interval();
+        }
+
+        /** How long a parked job is asked about before it expires. */
+        public Duration reconcileMaxAge() {
+            return reconcile.maxAge();
         }
     }
 

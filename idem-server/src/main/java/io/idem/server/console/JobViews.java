@@ -41,6 +41,7 @@ final class JobViews {
             case REQUEUED -> "Back in the queue";
             case DEFERRED -> "Waiting for a provider to reopen";
             case CANCELED -> "Canceled";
+            case OUTPUT_MODERATED -> "Output moderation verdict";
         };
     }
 

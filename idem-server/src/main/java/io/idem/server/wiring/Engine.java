@@ -126,7 +126,8 @@ public final class Engine implements AutoCloseable {
                 new Reconciler.Timing(
                         config.engine().reconcileInterval(), config.engine().reconcileMaxAge()),
                 requeued,
-                config.engine().reviewOnly()));
+                config.engine().reviewOnly(),
+                Moderation.policy(config)));
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
         invoices = new InvoiceReconciler(
                 registry,
@@ -178,7 +179,8 @@ public final class Engine implements AutoCloseable {
                 parts.config().engine().worker(),
                 webhookLinks,
                 gate,
-                parts.config().engine().deferral()));
+                parts.config().engine().deferral(),
+                Moderation.policy(parts.config())));
         JobWorker w = worker;
         sweeper = push(new LeaseSweeper(queue, parts.clock(), SWEEP_EVERY, w::wake));
         return w::wake;

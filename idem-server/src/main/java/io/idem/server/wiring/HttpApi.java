@@ -138,6 +138,9 @@ public final class HttpApi {
                 config.credentials()::get,
                 config.engine().deferral(),
                 new OutboundUrls(config.webhooks().allowPrivateUrls()));
+        if (config.engine().moderation().configured()) {
+            requests.moderatingAdultLanes();
+        }
         return new JobDesk(
                 requests, submissions(config, parts), parts.stores().jobs().reads(), new AssetLinks(parts.secret()));
     }

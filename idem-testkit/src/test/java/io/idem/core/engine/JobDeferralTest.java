@@ -68,7 +68,8 @@ class JobDeferralTest {
                 () -> false,
                 CallbackAddress.NONE,
                 new ProviderGate(breakers, budgets),
-                deferral);
+                deferral,
+                io.idem.core.moderation.ModerationPolicy.NONE);
         for (ClaimedJob claimed : store.claim("a", 10, clock.instant(), LEASE)) {
             run.run(claimed);
         }

@@ -111,7 +111,8 @@ class ReconcilerTest {
                 clock,
                 new Reconciler.Timing(Duration.ofMinutes(1), MAX_AGE),
                 requeued::incrementAndGet,
-                java.util.Set.of(reviewOnly));
+                java.util.Set.of(reviewOnly),
+                io.idem.core.moderation.ModerationPolicy.NONE);
     }
 
     @ParameterizedTest(name = "sweeps {0} s after parking leave it alone")
