@@ -127,8 +127,8 @@ public final class IdemServer implements AutoCloseable {
         startWebhooks(config, stores, secret, redactor, clock);
         config.http()
                 .metricsPort()
-                .ifPresent(
-                        port -> managementPort = resources.push(HttpApi.startManagement(config, keys, metrics, port)));
+                .ifPresent(port -> managementPort =
+                        resources.push(HttpApi.startManagement(config, keys, metrics, this::databaseReachable, port)));
         engine.start();
         log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
     }
