@@ -12,8 +12,8 @@ out="$2"
 
 # Found with: jdeps --multi-release 25 --ignore-missing-deps --print-module-deps --class-path 'lib/*'
 #   idem-server.jar lib/*.jar   (java.desktop is java.beans, read by Jackson, Jetty and SnakeYAML);
-# jdk.zipfs is found through ServiceLoader (Jetty serves the webjars out of their jars with it),
-# which jdeps cannot see.
+# jdk.zipfs (a jar opened as a file system, found through ServiceLoader, which jdeps cannot see) is
+# a margin. ImageTarballIT runs idem serve on this runtime, so a missing module fails the build.
 modules="java.base,java.desktop,java.instrument,java.naming,java.net.http,java.rmi,java.security.jgss,java.sql"
 modules="$modules,jdk.management,jdk.unsupported,jdk.zipfs"
 
