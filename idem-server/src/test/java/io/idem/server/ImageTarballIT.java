@@ -170,6 +170,17 @@ class ImageTarballIT {
                 .isIn(0, 143);
     }
 
+    @Test
+    void withoutADatabaseUrlTheImageRefusesToStartAndSaysWhatToSet() throws Exception {
+        Path data = Files.createDirectories(work.resolve("no-database"));
+        Run serve = start(app(List.of("serve")), Map.of("IDEM_PORT", "0", "IDEM_DATA_DIR", data.toString()));
+        assertThat(serve.exit()).as(serve::output).isEqualTo(2);
+        assertThat(serve.output())
+                .contains("idem: configuration error: no database_url / IDEM_DATABASE_URL is set")
+                .contains("set IDEM_DATABASE_URL")
+                .doesNotContain("\tat ");
+    }
+
     /** The entrypoint's classpath and main class under the unpacked root, then {@code args}. */
     private static List<String> app(List<String> args) {
         List<String> all = new ArrayList<>(List.of(
