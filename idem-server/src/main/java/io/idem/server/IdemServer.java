@@ -20,6 +20,7 @@ import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.chat.ChatNode;
 import io.idem.server.chat.TrafficRecorder;
+import io.idem.server.config.ConfigException;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.hooks.WebhookLinks;
 import io.idem.server.http.HttpServer;
@@ -153,8 +154,8 @@ public final class IdemServer implements AutoCloseable {
         startWebhooks(config, stores, secret, redactor, clock);
         config.http()
                 .metricsPort()
-                .ifPresent(
-                        port -> managementPort = resources.push(HttpApi.startManagement(config, keys, metrics, port)));
+                .ifPresent(port -> managementPort =
+                        resources.push(HttpApi.startManagement(config, keys, metrics, this::databaseReachable, port)));
         engine.start();
         log.info("Idem is ready{}", http != null ? " on " + http.baseUrl() : chat == null ? " (worker only)" : "");
     }
@@ -212,9 +213,18 @@ public final class IdemServer implements AutoCloseable {
 
     private Database openDatabase(IdemConfig config) {
         String url = config.storage().databaseUrl().orElseGet(() -> {
-            EmbeddedDatabase embedded = resources.push(
-                    EmbeddedDatabase.start(config.storage().dataDir().resolve("postgres")));
-            return embedded.jdbcUrl("postgres");
+            EmbeddedDatabase embedded;
+            try {
+                embedded = EmbeddedDatabase.start(config.storage().dataDir().resolve("postgres"));
+            } catch (RuntimeException e) {
+                throw new ConfigException(
+                        "no database_url / IDEM_DATABASE_URL is set and the embedded PostgreSQL did not start ("
+                                + e.getMessage()
+                                + "): set IDEM_DATABASE_URL to a PostgreSQL 14+ database (the container image"
+                                + " has no embedded one)",
+                        e);
+            }
+            return resources.push(embedded).jdbcUrl("postgres");
         });
         return Database.open(
                 url, Math.max(16, Math.min(64, config.engine().worker().concurrency() / 2 + 8)));

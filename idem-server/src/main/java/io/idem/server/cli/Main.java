@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             KeysCommand.class,
             WebhooksCommand.class,
             StaticCommand.class,
+            HealthCommand.class,
             FakeProviderCommand.class,
             CommandLine.HelpCommand.class
         })

@@ -32,13 +32,14 @@ final class ServeCommand implements Callable<Integer> {
             env.put("IDEM_ROLE", role);
         }
         IdemConfig loaded;
+        IdemServer server;
         try {
             loaded = new ConfigLoader(env).load(file);
+            server = IdemServer.start(loaded, System.out);
         } catch (ConfigException e) {
             System.err.println("idem: configuration error: " + e.getMessage());
             return 2;
         }
-        IdemServer server = IdemServer.start(loaded, System.out);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

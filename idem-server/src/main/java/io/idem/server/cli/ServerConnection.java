@@ -44,6 +44,18 @@ final class ServerConnection {
         return response.body().isEmpty() ? null : Json.MAPPER.readTree(response.body());
     }
 
+    /**
+     * The status a keyless {@code GET path} answers within {@code timeout} (the probes), its body
+     * unread. Throws when the node does not answer at all.
+     */
+    int probe(String path, java.time.Duration timeout) throws java.io.IOException, InterruptedException {
+        HttpRequest request =
+                HttpRequest.newBuilder(URI.create(url + path)).timeout(timeout).build();
+        try (HttpClient client = HttpClient.newBuilder().connectTimeout(timeout).build()) {
+            return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        }
+    }
+
     /** {@code value} as one path segment: an id typed by a person never reaches another route. */
     static String segment(String value) {
         return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8)

@@ -174,12 +174,20 @@ public final class HttpApi {
                 parts.clock()));
     }
 
-    /** The management port: {@code GET /metrics} alone, for scrapers (and worker-only nodes). */
-    public static HttpServer startManagement(IdemConfig config, KeyService keys, Metrics metrics, int port) {
+    /**
+     * The management port: {@code GET /metrics} for scrapers, and the probes {@code GET /healthz} and
+     * {@code GET /readyz}, so that a worker-only node can be scraped and health-checked too.
+     */
+    public static HttpServer startManagement(
+            IdemConfig config, KeyService keys, Metrics metrics, BooleanSupplier ready, int port) {
         return HttpServer.start(
                 new HttpServer.Settings(config.http().host(), port, 1024),
-                List.of(new MetricsApi(
-                        new Auth(keys::authenticate), metrics, config.secrets().metricsToken())));
+                List.of(
+                        new MetricsApi(
+                                new Auth(keys::authenticate),
+                                metrics,
+                                config.secrets().metricsToken()),
+                        new Probes(ready)));
     }
 
     /** How SDK retries of keyless requests are merged, for jobs and chat alike. */

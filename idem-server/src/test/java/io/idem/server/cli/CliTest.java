@@ -177,4 +177,42 @@ class CliTest {
         assertThat(run("review", "resolve", id, "--action", "fail", "--note", "checked with the vendor"))
                 .contains("now failed");
     }
+
+    /** {@code idem health}, what a container health check runs: exit 0 on a 200, else 1; no key. */
+    @Test
+    void healthExitsZeroWhenTheNodeAnswersAndOneWhenItDoesNot() throws java.io.IOException {
+        String base = server.node().baseUrl();
+        Ran live = runPlain("health", "--server", base);
+        assertThat(live.code()).as(live.out()).isZero();
+        assertThat(live.out()).contains("healthy: " + base + "/healthz answered 200");
+        Ran ready = runPlain("health", "--server", base, "--ready");
+        assertThat(ready.code()).as(ready.out()).isZero();
+        assertThat(ready.out()).contains(base + "/readyz answered 200");
+
+        Ran wrongPlace = runPlain("health", "--server", base + "/no-such-prefix");
+        assertThat(wrongPlace.code()).isEqualTo(1);
+        assertThat(wrongPlace.out()).contains("unhealthy:", "answered 404");
+
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        Ran down = runPlain("health", "--server", "http://127.0.0.1:" + closed, "--timeout", "2");
+        assertThat(down.code()).isEqualTo(1);
+        assertThat(down.out()).contains("unhealthy: http://127.0.0.1:" + closed + "/healthz did not answer");
+
+        Ran badTimeout = runPlain("health", "--timeout", "0");
+        assertThat(badTimeout.code()).isEqualTo(2);
+        assertThat(badTimeout.out()).contains("--timeout must be 1..60 seconds, was 0");
+    }
+
+    @Test
+    void healthChecksAWorkerOnlyNodeOnItsManagementPort() {
+        try (TestServer worker = TestServer.start(java.util.Map.of("IDEM_ROLE", "worker", "IDEM_METRICS_PORT", "0"))) {
+            String management = worker.node().managementUrl().orElseThrow();
+            Ran ready = runPlain("health", "--server", management, "--ready");
+            assertThat(ready.code()).as(ready.out()).isZero();
+            assertThat(ready.out()).contains("healthy: " + management + "/readyz answered 200");
+        }
+    }
 }
