@@ -165,6 +165,11 @@ public sealed interface Outcome {
             return new Rejected(RejectionKind.CONFIG, code, message, httpStatus, requestId, true);
         }
 
+        /** The same refusal, said of this call only (a fault the caller asked a stand-in vendor to act out). */
+        public Rejected ofThisCallOnly() {
+            return new Rejected(kind, code, message, httpStatus, requestId, false);
+        }
+
         @Override
         public Billable billable() {
             return Billable.NO;

@@ -44,7 +44,9 @@ final class FakeAnswerReader {
             return new Outcome.Rejected(kind, code.orElse("invalid_request"), message, status, requestId);
         }
         if (status == 401 || status == 403 || status == 404) {
-            return Outcome.Rejected.unusable(code.orElse("http_" + status), message, status, requestId);
+            // the fake vendor acts these out per call (simulate): they never close the provider as unusable
+            return new Outcome.Rejected(
+                    RejectionKind.CONFIG, code.orElse("http_" + status), message, status, requestId);
         }
         if (status == 409 && code.filter("canceled"::equals).isPresent()) {
             // We (or an operator) canceled it while it ran; the vendor took it off the invoice.
