@@ -184,6 +184,72 @@ public final class PgBreakerStore implements BreakerStore {
         });
     }
 
+    private static final String UNUSABLE = """
+            INSERT INTO provider_breakers AS b (provider, state, reopens, open_until, version, updated_at)
+            VALUES (?, 'open', 0, ?, 1, ?)
+            ON CONFLICT (provider) DO UPDATE
+               SET state = 'open', open_until = EXCLUDED.open_until, probe_owner = NULL, probe_until = NULL,
+                   version = b.version + 1, updated_at = EXCLUDED.updated_at
+            RETURNING %s
+            """.formatted(COLUMNS);
+
+    /**
+     * Opens from any state under the row's lock (an open breaker's cooldown only lengthens); a
+     * {@code breaker.open} event when the state moved, and always a {@code provider.unusable} one.
+     */
+    @Override
+    public Optional<BreakerSnapshot> unusable(String provider, Instant until, String reason, String node, Instant now) {
+        return db.inTransaction(c -> {
+            Optional<BreakerSnapshot> before = locked(c, provider);
+            BreakerState from = before.map(BreakerSnapshot::state).orElse(BreakerState.CLOSED);
+            boolean longEnough = from == BreakerState.OPEN
+                    && before.flatMap(BreakerSnapshot::openUntil)
+                            .filter(known -> !known.isBefore(until))
+                            .isPresent();
+            if (longEnough) {
+                return Optional.empty();
+            }
+            BreakerSnapshot closedOff;
+            try (PreparedStatement ps = c.prepareStatement(UNUSABLE)) {
+                ps.setString(1, provider);
+                ps.setTimestamp(2, JobRows.timestamp(until));
+                ps.setTimestamp(3, JobRows.timestamp(now));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    closedOff = map(rs);
+                }
+            }
+            if (from != BreakerState.OPEN) {
+                from.check(BreakerState.OPEN);
+                event(c, provider, "breaker.open", from, BreakerState.OPEN, reason, node, now);
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO provider_events (provider, type, detail, at)
+                    VALUES (?, 'provider.unusable',
+                            jsonb_build_object('reason', ?::text, 'until', ?::text, 'node', ?::text), ?)
+                    """)) {
+                ps.setString(1, provider);
+                ps.setString(2, reason);
+                ps.setString(3, until.toString());
+                ps.setString(4, node);
+                ps.setTimestamp(5, JobRows.timestamp(now));
+                ps.executeUpdate();
+            }
+            notifyNodes(c, provider);
+            return Optional.of(closedOff);
+        });
+    }
+
+    private static Optional<BreakerSnapshot> locked(Connection c, String provider) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM provider_breakers WHERE provider = ? FOR UPDATE")) {
+            ps.setString(1, provider);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(map(rs)) : Optional.empty();
+            }
+        }
+    }
+
     @FunctionalInterface
     private interface Binder {
         void bind(PreparedStatement ps) throws SQLException;

@@ -111,6 +111,41 @@ class PgBreakerStoreTest {
                 .isPresent();
     }
 
+    @Test
+    void anUnusableAnswerOpensFromAnyStateRecordsItsReasonAndReachesTheOutbox() {
+        var closedOff = store.unusable("p", t0.plusSeconds(300), "insufficient_quota (HTTP 429)", "a", t0)
+                .orElseThrow();
+        assertThat(closedOff.state()).isEqualTo(BreakerState.OPEN);
+        assertThat(closedOff.openUntil()).contains(t0.plusSeconds(300));
+        assertThat(store.unusable("p", t0.plusSeconds(200), "http_401 (HTTP 401)", "b", t0))
+                .as("an open breaker is never shortened")
+                .isEmpty();
+
+        store.takeProbe("p", t0.plusSeconds(400), "c", t0.plusSeconds(300));
+        var again = store.unusable("p", t0.plusSeconds(600), "http_401 (HTTP 401)", "c", t0.plusSeconds(301))
+                .orElseThrow();
+        assertThat(again.state()).isEqualTo(BreakerState.OPEN);
+        assertThat(again.probeUntil()).isEmpty();
+
+        assertThat(events("breaker.open")).isEqualTo(2);
+        assertThat(events("provider.unusable")).isEqualTo(2);
+        assertThat(text("SELECT string_agg(data->>'provider' || ' ' || (data->>'reason'), ', ' ORDER BY id)"
+                        + " FROM outbox WHERE type = 'provider.unusable'"))
+                .isEqualTo("p insufficient_quota (HTTP 429), p http_401 (HTTP 401)");
+        assertThat(text("SELECT count(*) FROM outbox WHERE type = 'breaker.opened'"))
+                .isEqualTo("2");
+    }
+
+    private String text(String sql) {
+        return db.withConnection(c -> {
+            try (var ps = c.prepareStatement(sql);
+                    var rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        });
+    }
+
     private int events(String type) {
         return db.withConnection(c -> {
             try (var ps = c.prepareStatement("SELECT count(*) FROM provider_events WHERE type LIKE ?")) {

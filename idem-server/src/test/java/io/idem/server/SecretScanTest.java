@@ -69,13 +69,17 @@ class SecretScanTest {
                     for (int status : new int[] {401, 403, 400}) {
                         vendors.get(provider).answerWith(status);
                         failedJob(server, client, provider, JOB_IDEMPOTENCY + calls++);
+                        reopen(server, provider);
                     }
                 }
                 for (String model : List.of("scan-gpt", "llama3.2")) {
                     for (int status : new int[] {401, 403, 400}) {
                         vendors.get(model.equals("scan-gpt") ? "gpt" : "local").answerWith(status);
+                        String provider = model.equals("scan-gpt") ? "gpt" : "local";
                         failedChat(server, client, model, false, CHAT_IDEMPOTENCY + calls++);
+                        reopen(server, provider);
                         failedChat(server, client, model, true, CHAT_IDEMPOTENCY + calls++);
+                        reopen(server, provider);
                     }
                 }
                 for (String path : List.of("/v1/jobs?state=failed", "/v1/providers", "/v1/events", "/v1/admin/keys")) {
@@ -214,6 +218,22 @@ class SecretScanTest {
         TestServer.Reply reply = seen(
                 server.send("POST", "/v1/chat/completions", client, body, Map.of("Idempotency-Key", idempotencyKey)));
         assertThat(reply.raw()).as("the chat call failed and said why").contains("error");
+    }
+
+    /**
+     * A 401 or 403 closes its provider as unusable; the scan puts it back into service (as an
+     * operator would once the key is fixed), so every answer of the scan reaches its vendor.
+     */
+    private static void reopen(TestServer server, String provider) {
+        server.node().database().withConnection(c -> {
+            try (var ps = c.prepareStatement(
+                    "UPDATE provider_breakers SET state = 'closed', open_until = NULL, probe_owner = NULL,"
+                            + " probe_until = NULL, reopens = 0, version = version + 1 WHERE provider = ?")) {
+                ps.setString(1, provider);
+                return ps.executeUpdate();
+            }
+        });
+        server.node().breakers().refresh(provider);
     }
 
     private TestServer.Reply seen(TestServer.Reply reply) {

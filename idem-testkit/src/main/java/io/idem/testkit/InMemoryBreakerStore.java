@@ -13,7 +13,8 @@ import java.util.function.Predicate;
  * {@link BreakerStore} in memory with {@code PgBreakerStore}'s compare-and-set rules: open only
  * from closed; the probe taken from an open breaker whose cooldown is over, or from a half-open
  * one whose probe went silent; close and reopen only by the node holding the probe; every move
- * bumps the version; a rate limit only ever lengthens, in any state, and leaves the breaker where it is.
+ * bumps the version; a rate limit only ever lengthens, in any state, and leaves the breaker where it is;
+ * an unusable answer opens from any state and only ever lengthens an open breaker's cooldown.
  * Several {@code CircuitBreakers} (nodes) may share one instance. Thread-safe.
  */
 public final class InMemoryBreakerStore implements BreakerStore {
@@ -74,6 +75,30 @@ public final class InMemoryBreakerStore implements BreakerStore {
                 provider, s.state(), s.reopens(), s.openUntil(), s.probeUntil(), s.version() + 1, Optional.of(until));
         rows.put(provider, new Row(limited, row.probeOwner()));
         return Optional.of(limited);
+    }
+
+    @Override
+    public synchronized Optional<BreakerSnapshot> unusable(
+            String provider, Instant until, String reason, String node, Instant now) {
+        BreakerSnapshot s = current(provider).snapshot();
+        boolean longEnough = s.state() == BreakerState.OPEN
+                && s.openUntil().filter(known -> !known.isBefore(until)).isPresent();
+        if (longEnough) {
+            return Optional.empty();
+        }
+        if (s.state() != BreakerState.OPEN) {
+            s.state().check(BreakerState.OPEN);
+        }
+        var closedOff = new BreakerSnapshot(
+                provider,
+                BreakerState.OPEN,
+                s.reopens(),
+                Optional.of(until),
+                Optional.empty(),
+                s.version() + 1,
+                s.rateLimitedUntil());
+        rows.put(provider, new Row(closedOff, null));
+        return Optional.of(closedOff);
     }
 
     private static Predicate<Row> probeHeldBy(String node) {

@@ -32,4 +32,12 @@ public interface BreakerStore {
      * Empty if the stored limit already lasts at least as long.
      */
     Optional<BreakerSnapshot> rateLimit(String provider, Instant until, String node, Instant now);
+
+    /**
+     * The vendor said it cannot serve us ({@code reason}: quota spent, credentials refused, model
+     * unknown): closed or half-open → open until {@code until} (an open breaker's cooldown is only
+     * lengthened, never shortened; the reopen count is kept), with a {@code provider.unusable}
+     * event. Empty if the breaker was already open at least that long.
+     */
+    Optional<BreakerSnapshot> unusable(String provider, Instant until, String reason, String node, Instant now);
 }

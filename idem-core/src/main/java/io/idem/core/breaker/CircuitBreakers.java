@@ -1,5 +1,6 @@
 package io.idem.core.breaker;
 
+import io.idem.core.spi.HealthAnswer;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -10,6 +11,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -20,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * {@link BreakerStore}; this class caches it for the hot path ({@link #tryAcquirePermission} reads
  * memory only unless a probe must be taken) and applies changes pushed from other nodes via {@link
  * #refresh}. Consecutive failures and the latency window are counted per node: any node that sees
- * the threshold opens the breaker for all. Thread-safe.
+ * the threshold opens the breaker for all. Real calls and health checks keep separate counts: a
+ * passing health check never clears a real call's failure (a vendor whose health endpoint answers
+ * while its chat endpoint fails still opens). Once a provider's health check has answered, that
+ * check, not a user's call, decides when its cooldown ends ({@link #onHealthCheck}). Thread-safe.
  */
 public final class CircuitBreakers {
     private static final Logger log = LoggerFactory.getLogger(CircuitBreakers.class);
@@ -31,6 +36,10 @@ public final class CircuitBreakers {
     private final String node;
     private final Map<String, BreakerSnapshot> cache = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> failures = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> healthFailures = new ConcurrentHashMap<>();
+    /** Providers whose health check answered on this node: their cooldown ends by a check. */
+    private final Set<String> healthChecked = ConcurrentHashMap.newKeySet();
+
     private final Map<String, Deque<long[]>> latencies = new ConcurrentHashMap<>();
     private final Map<String, long[]> lastP95Check = new ConcurrentHashMap<>();
     /** Why a provider is denied while the vendor's {@code Retry-After} lasts. */
@@ -67,17 +76,25 @@ public final class CircuitBreakers {
         store.loadAll().values().forEach(this::remember);
     }
 
+    /** Keeps the newer state; a breaker that just closed starts both failure counts again. */
     private void remember(BreakerSnapshot snapshot) {
-        cache.merge(snapshot.provider(), snapshot, (old, fresh) -> fresh.version() >= old.version() ? fresh : old);
-        if (snapshot.state() == BreakerState.CLOSED) {
-            failures.computeIfAbsent(snapshot.provider(), p -> new AtomicInteger())
-                    .set(0);
+        BreakerSnapshot before = snapshot(snapshot.provider());
+        BreakerSnapshot now = cache.merge(
+                snapshot.provider(), snapshot, (old, fresh) -> fresh.version() >= old.version() ? fresh : old);
+        if (now.state() == BreakerState.CLOSED && before.state() != BreakerState.CLOSED) {
+            counter(failures, snapshot.provider()).set(0);
+            counter(healthFailures, snapshot.provider()).set(0);
         }
+    }
+
+    private static AtomicInteger counter(Map<String, AtomicInteger> counts, String provider) {
+        return counts.computeIfAbsent(provider, p -> new AtomicInteger());
     }
 
     /**
      * May a call to {@code provider} go out now? Not while the vendor's rate limit lasts; otherwise
-     * the breaker decides, and the single half-open probe is taken when it is due.
+     * the breaker decides, and the single half-open probe is taken when it is due, unless the
+     * provider has a health check: then the check probes and no user's call is risked.
      */
     public Admission tryAcquirePermission(String provider) {
         Instant now = clock.instant();
@@ -89,6 +106,9 @@ public final class CircuitBreakers {
             case ALLOW -> new Admission.Allowed(false);
             case DENY -> new Admission.Denied("breaker_" + snapshot.state().wire());
             case TRY_PROBE -> {
+                if (healthChecked.contains(provider)) {
+                    yield new Admission.Denied("breaker_" + snapshot.state().wire());
+                }
                 Optional<BreakerSnapshot> probe =
                         store.takeProbe(provider, now.plus(settings.probeTimeout()), node, now);
                 if (probe.isPresent()) {
@@ -103,7 +123,7 @@ public final class CircuitBreakers {
 
     /** The call succeeded (or failed in a way that says nothing about the provider's health). */
     public void onSuccess(String provider, Duration latency, boolean probe) {
-        failures.computeIfAbsent(provider, p -> new AtomicInteger()).set(0);
+        counter(failures, provider).set(0);
         if (probe) {
             store.close(provider, node, clock.instant()).ifPresent(this::remember);
             return;
@@ -120,8 +140,7 @@ public final class CircuitBreakers {
                     .ifPresent(this::remember);
             return;
         }
-        int consecutive =
-                failures.computeIfAbsent(provider, p -> new AtomicInteger()).incrementAndGet();
+        int consecutive = counter(failures, provider).incrementAndGet();
         recordLatency(provider, latency);
         if (consecutive >= settings.failureThreshold() && snapshot(provider).state() == BreakerState.CLOSED) {
             open(provider, consecutive + " consecutive failures, last: " + reason, now);
@@ -154,6 +173,72 @@ public final class CircuitBreakers {
             return; // already known to last as long: no shared write for every 429 of a burst
         }
         store.rateLimit(provider, until, node, now).ifPresentOrElse(this::remember, () -> refresh(provider));
+    }
+
+    /**
+     * One health check's answer. A provider without a health endpoint checked nothing and keeps
+     * probing by a live call. Otherwise, once the cooldown is over, the check is the probe: it takes
+     * the half-open state and closes or reopens the breaker. While the breaker is closed, failed
+     * checks open it after {@link BreakerSettings#healthFailureThreshold} in a row; a passing check
+     * clears only that count, never the failures of real calls.
+     */
+    public void onHealthCheck(String provider, HealthAnswer answer) {
+        if (!answer.checked()) {
+            healthChecked.remove(provider);
+            return;
+        }
+        healthChecked.add(provider);
+        Instant now = clock.instant();
+        BreakerSnapshot snapshot = snapshot(provider);
+        if (snapshot.state() != BreakerState.CLOSED) {
+            if (Admission.decide(snapshot, now) == Admission.Decision.TRY_PROBE) {
+                probeByHealthCheck(provider, answer, now);
+            }
+            return;
+        }
+        if (answer.healthy()) {
+            counter(healthFailures, provider).set(0);
+            return;
+        }
+        int consecutive = counter(healthFailures, provider).incrementAndGet();
+        if (consecutive >= settings.healthFailureThreshold()) {
+            open(provider, consecutive + " failed health checks, last: " + answer.detail(), now);
+        }
+    }
+
+    private void probeByHealthCheck(String provider, HealthAnswer answer, Instant now) {
+        Optional<BreakerSnapshot> probe = store.takeProbe(provider, now.plus(settings.probeTimeout()), node, now);
+        if (probe.isEmpty()) {
+            refresh(provider);
+            return;
+        }
+        remember(probe.get());
+        if (answer.healthy()) {
+            store.close(provider, node, now).ifPresent(this::remember);
+            log.info("circuit breaker for '{}' closed by a passing health check", provider);
+        } else {
+            int reopens = probe.get().reopens() + 1;
+            store.reopen(
+                            provider,
+                            now.plus(settings.cooldownAfter(reopens)),
+                            "health check failed: " + answer.detail(),
+                            node,
+                            now)
+                    .ifPresent(this::remember);
+        }
+    }
+
+    /**
+     * The vendor answered that it cannot serve us at all (quota spent, credentials refused, model
+     * unknown): the provider is closed to every node for {@link BreakerSettings#unusableFor}, with
+     * {@code reason} recorded and a {@code provider.unusable} event. Neither a failure nor a success:
+     * it clears no count and feeds no latency. A probe that meets it keeps the breaker open.
+     */
+    public void onUnusable(String provider, String reason) {
+        Instant now = clock.instant();
+        log.warn("provider '{}' cannot serve calls ({}); closing it for {}", provider, reason, settings.unusableFor());
+        store.unusable(provider, now.plus(settings.unusableFor()), reason, node, now)
+                .ifPresentOrElse(this::remember, () -> refresh(provider));
     }
 
     private void open(String provider, String reason, Instant now) {

@@ -77,7 +77,9 @@ final class AttemptBook {
                 caller, chain.requestedModel(), stream, nextSeq(), model, result, started, latency, firstToken);
         attempts.add(attempt);
         try {
-            gateOutcome.ifPresent(outcome -> gate.report(model.provider(), outcome, latency, probe));
+            // a stream's latency is its time to the first token: a long healthy answer is not slow
+            Duration felt = firstToken.orElse(latency);
+            gateOutcome.ifPresent(outcome -> gate.report(model.provider(), outcome, felt, probe));
         } catch (RuntimeException e) {
             // The breaker's shared state is best effort here; the audit below is what must not be lost.
             log.warn(

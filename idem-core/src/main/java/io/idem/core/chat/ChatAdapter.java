@@ -34,6 +34,6 @@ public interface ChatAdapter {
 
     /** A cheap, non-billable liveness probe. */
     default HealthAnswer health() {
-        return new HealthAnswer(true, "no health endpoint");
+        return HealthAnswer.unchecked();
     }
 }

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Checks every provider in parallel on a schedule, each with its own timeout (DESIGN §6). A failed
- * or silent check counts against the provider's breaker; a check that throws never stops the
- * sentinel. The last answer per provider is kept for the API and console. Thread-safe.
+ * or silent check counts against the provider's breaker (apart from real calls' failures), and once
+ * an open breaker's cooldown is over the check is its probe ({@link CircuitBreakers#onHealthCheck});
+ * a check that throws never stops the sentinel. The last answer per provider is kept for the API and console. Thread-safe.
  */
 public final class HealthSentinel implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HealthSentinel.class);
@@ -118,12 +119,10 @@ public final class HealthSentinel implements AutoCloseable {
             Result result = result(last.get(name), answer, latency, clock.instant());
             last.put(name, result);
             seen.put(name, result);
-            if (answer.healthy()) {
-                breakers.onSuccess(name, latency, false);
-            } else {
+            if (!answer.healthy()) {
                 log.warn("health check of '{}' failed: {}", name, answer.detail());
-                breakers.onError(name, latency, false, "health_check_failed");
             }
+            breakers.onHealthCheck(name, answer);
         }
         seen.forEach(this::share);
     }

@@ -68,11 +68,14 @@ public final class ProviderGate {
 
     /**
      * Only failures that say the provider is unwell count against it; rejections prove it answers,
-     * and a rate limit with {@code Retry-After} closes it for that long instead of counting.
+     * a rate limit with {@code Retry-After} closes it for that long instead of counting, and an
+     * answer that says the provider cannot serve us at all (quota, credentials, model) closes it for
+     * a while without counting either way. {@code latency} is a stream's time to its first token.
      */
     public void report(String provider, Outcome outcome, Duration latency, boolean probe) {
         switch (outcome) {
             case Outcome.Confirmed c -> breakers.onSuccess(provider, latency, probe);
+            case Outcome.Rejected r when r.unusable() -> breakers.onUnusable(provider, unusableReason(r));
             case Outcome.Rejected r -> breakers.onSuccess(provider, latency, probe);
             case Outcome.Unavailable u
             when u.retryAfter().isPresent() ->
@@ -83,5 +86,14 @@ public final class ProviderGate {
                 // our own bug says nothing about the provider; a probe's hold simply expires
             }
         }
+    }
+
+    /**
+     * What an unusable answer is recorded as: the vendor's error code when it looks like one (a
+     * vendor's free text could quote the key), and the HTTP status.
+     */
+    static String unusableReason(Outcome.Rejected rejected) {
+        String code = rejected.code().matches("[A-Za-z0-9_.:-]{1,64}") ? rejected.code() : "vendor_refusal";
+        return rejected.httpStatus() > 0 ? code + " (HTTP " + rejected.httpStatus() + ")" : code;
     }
 }

@@ -71,7 +71,8 @@ public sealed interface Outcome {
                         redactor.redact(r.code()),
                         redactor.redact(r.message()),
                         r.httpStatus(),
-                        r.requestId());
+                        r.requestId(),
+                        r.unusable());
             case AdapterFault f -> new AdapterFault(redactor.redact(f.message()), f.mayHaveSent());
             case Unconfirmed u ->
                 new Unconfirmed(redactor.redact(u.code()), redactor.redact(u.message()), u.httpStatus(), u.requestId());
@@ -138,12 +139,35 @@ public sealed interface Outcome {
         }
     }
 
-    /** The provider refused the request for a reason another try would not change. */
-    record Rejected(RejectionKind kind, String code, String message, int httpStatus, String requestId)
+    /**
+     * The provider refused the request for a reason another try would not change.
+     *
+     * @param unusable the vendor said it cannot serve us at all (quota spent, bad credentials, model
+     *     not found): a {@link RejectionKind#CONFIG} refusal that closes the provider for a while
+     */
+    record Rejected(RejectionKind kind, String code, String message, int httpStatus, String requestId, boolean unusable)
             implements Outcome {
         public Rejected {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(code, "code");
+            if (unusable && kind != RejectionKind.CONFIG) {
+                throw new IllegalArgumentException("only a configuration refusal makes a provider unusable");
+            }
+        }
+
+        /** A refusal that says nothing about whether the provider can serve other calls. */
+        public Rejected(RejectionKind kind, String code, String message, int httpStatus, String requestId) {
+            this(kind, code, message, httpStatus, requestId, false);
+        }
+
+        /** The vendor answered that it cannot serve us: quota spent, credentials refused, model unknown. */
+        public static Rejected unusable(String code, String message, int httpStatus, String requestId) {
+            return new Rejected(RejectionKind.CONFIG, code, message, httpStatus, requestId, true);
+        }
+
+        /** The same refusal, said of this call only (a fault the caller asked a stand-in vendor to act out). */
+        public Rejected ofThisCallOnly() {
+            return new Rejected(kind, code, message, httpStatus, requestId, false);
         }
 
         @Override

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 public enum EventSource {
     /** {@code job_events}: every job's trace (states, failovers, skips, operator decisions). */
     JOB("job", Arrays.stream(JobEventType.values()).map(JobEventType::wire).toList()),
-    /** {@code provider_events}: breaker moves, vendor rate limits, provider budget thresholds, invoice drift, health flips, the static tier starting. */
+    /** {@code provider_events}: breaker moves, vendor rate limits, unusable answers, provider budget thresholds, invoice drift, health flips, the static tier starting. */
     PROVIDER(
             "provider",
             Stream.concat(
@@ -30,6 +30,7 @@ public enum EventSource {
                                     "invoice.drift",
                                     "provider.unhealthy",
                                     "provider.recovered",
+                                    "provider.unusable",
                                     "tier.static_active"))
                     .toList()),
     /** {@code audit_events}: API-level events (chat failovers, throttled console sign-ins). */

@@ -38,6 +38,6 @@ public interface ProviderAdapter {
 
     /** A cheap, non-billable liveness probe. */
     default HealthAnswer health() {
-        return new HealthAnswer(true, "no health endpoint");
+        return HealthAnswer.unchecked();
     }
 }

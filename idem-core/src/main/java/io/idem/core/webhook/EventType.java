@@ -20,6 +20,7 @@ public enum EventType {
     BREAKER_CLOSED("breaker.closed"),
     PROVIDER_UNHEALTHY("provider.unhealthy"),
     PROVIDER_RECOVERED("provider.recovered"),
+    PROVIDER_UNUSABLE("provider.unusable"),
     STATIC_TIER_ACTIVE("tier.static_active");
 
     /** What a subscription names to get every event it may see. */

@@ -45,6 +45,11 @@ public final class MemoryBreakerStore implements BreakerStore {
     }
 
     @Override
+    public Optional<BreakerSnapshot> unusable(String provider, Instant until, String reason, String node, Instant now) {
+        return open(provider, until, reason, node, now);
+    }
+
+    @Override
     public Optional<BreakerSnapshot> rateLimit(String provider, Instant until, String node, Instant now) {
         BreakerSnapshot s = states.getOrDefault(provider, BreakerSnapshot.closed(provider));
         BreakerSnapshot limited = new BreakerSnapshot(

@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * Classifies a non-200 answer of an OpenAI-compatible chat API (vendor-apis.md §2, DESIGN §3).
  * Unlike images, an error answer to a chat completion delivered no tokens, so nothing is billed:
- * every 5xx and 429 is {@code Unavailable}. Quota exhaustion and 401/403/404 are our configuration;
+ * every 5xx and 429 is {@code Unavailable}. Quota exhaustion, 401/403/404 and an unknown model or key
+ * are our configuration, and say the provider cannot serve us: unusable (it is closed for a while);
  * a 400 is the request's fault, or policy when the vendor says so. Thread-safe.
  */
 final class ChatErrors {
@@ -26,16 +27,16 @@ final class ChatErrors {
         String message = text.safe(
                 error.path("message").isTextual() ? error.path("message").asText() : "HTTP " + status);
         if (QUOTA.contains(code)) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
+            return Outcome.Rejected.unusable(code, message, status, requestId);
         }
         return switch (status) {
             case 400, 422 ->
                 POLICY.contains(code)
                         ? new Outcome.Rejected(RejectionKind.POLICY, code, message, status, requestId)
                         : CONFIG.contains(code)
-                                ? new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId)
+                                ? Outcome.Rejected.unusable(code, message, status, requestId)
                                 : new Outcome.Rejected(RejectionKind.USER_ERROR, code, message, status, requestId);
-            case 401, 403, 404 -> new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
+            case 401, 403, 404 -> Outcome.Rejected.unusable(code, message, status, requestId);
             default -> new Outcome.Unavailable(code, message, status, requestId);
         };
     }

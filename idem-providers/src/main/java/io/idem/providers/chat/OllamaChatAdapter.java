@@ -267,7 +267,8 @@ public final class OllamaChatAdapter implements ChatAdapter {
         String code = "http_" + status;
         return switch (status) {
             case 400 -> new Outcome.Rejected(RejectionKind.USER_ERROR, code, message, status, null);
-            case 401, 403, 404 -> new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, null);
+            // credentials refused, or the model is not pulled: this Ollama cannot serve us
+            case 401, 403, 404 -> Outcome.Rejected.unusable(code, message, status, null);
             default -> new Outcome.Unavailable(code, message, status, null);
         };
     }

@@ -109,7 +109,7 @@ public final class OpenAiChatAdapter implements ChatAdapter {
             HttpRequest request = request(call, credential, tracker, "application/json");
             return switch (VendorExchange.send(client, request, tracker)) {
                 case VendorExchange.Failed failed -> new ChatReply.Failed(failed.outcome());
-                case VendorExchange.Answered answered -> read(answered.response(), credential);
+                case VendorExchange.Answered answered -> read(answered.response(), credential, call);
             };
         } catch (RuntimeException e) {
             log.warn("{} adapter '{}' failed on {}", settings.adapter(), settings.name(), call.reference(), e);
@@ -136,7 +136,18 @@ public final class OpenAiChatAdapter implements ChatAdapter {
                 tracker,
                 "x-request-id",
                 (body, out, requestId) -> readStream(body, out, requestId, text),
-                (status, body, requestId) -> ChatErrors.classify(status, body, requestId, text));
+                (status, body, requestId) -> asked(call, ChatErrors.classify(status, body, requestId, text)));
+    }
+
+    /**
+     * A refusal the call's own {@code simulate} asked the fake vendor for says nothing about the
+     * provider: it never closes it as unusable (the demo's visitors pick such faults per call).
+     */
+    private Outcome asked(ChatCall call, Outcome refusal) {
+        if (simulates && call.simulate().isPresent() && refusal instanceof Outcome.Rejected r && r.unusable()) {
+            return r.ofThisCallOnly();
+        }
+        return refusal;
     }
 
     @Override
@@ -183,11 +194,13 @@ public final class OpenAiChatAdapter implements ChatAdapter {
         return credential.applyTo(request).build();
     }
 
-    private ChatReply read(HttpResponse<byte[]> response, Credential credential) {
+    private ChatReply read(HttpResponse<byte[]> response, Credential credential, ChatCall call) {
         String requestId = response.headers().firstValue("x-request-id").orElse(null);
         if (response.statusCode() != 200) {
-            Outcome refusal = ChatErrors.classify(
-                    response.statusCode(), response.body(), requestId, VendorText.of(redactor, credential));
+            Outcome refusal = asked(
+                    call,
+                    ChatErrors.classify(
+                            response.statusCode(), response.body(), requestId, VendorText.of(redactor, credential)));
             return new ChatReply.Failed(RetryAfter.onto(refusal, response));
         }
         Optional<JsonNode> root = ChatJson.parse(response.body());

@@ -44,6 +44,7 @@ final class FakeAnswerReader {
             return new Outcome.Rejected(kind, code.orElse("invalid_request"), message, status, requestId);
         }
         if (status == 401 || status == 403 || status == 404) {
+            // the fake vendor acts these out per call (simulate): they never close the provider as unusable
             return new Outcome.Rejected(
                     RejectionKind.CONFIG, code.orElse("http_" + status), message, status, requestId);
         }

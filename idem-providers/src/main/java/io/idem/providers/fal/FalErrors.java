@@ -52,8 +52,7 @@ final class FalErrors {
         String requestId = headers.firstValue("x-fal-request-id").orElse(null);
         return switch (status) {
             case 400, 422 -> rejectedInput(status, error, requestId);
-            case 401, 403, 404 ->
-                new Outcome.Rejected(RejectionKind.CONFIG, error.code(), error.message(), status, requestId);
+            case 401, 403, 404 -> Outcome.Rejected.unusable(error.code(), error.message(), status, requestId);
             case 429 -> new Outcome.Unavailable(error.code(), error.message(), status, requestId);
             default ->
                 status >= 500 && status <= 599

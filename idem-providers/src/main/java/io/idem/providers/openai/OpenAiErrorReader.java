@@ -32,11 +32,11 @@ final class OpenAiErrorReader {
         String code = error.name().orElse("http_" + status);
         String message = text.safe(error.message().orElse("HTTP " + status));
         if (error.named(QUOTA)) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
+            return Outcome.Rejected.unusable(code, message, status, requestId);
         }
         return switch (status) {
             case 400, 422 -> badRequest(error, code, message, status, requestId);
-            case 401, 403, 404 -> new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
+            case 401, 403, 404 -> Outcome.Rejected.unusable(code, message, status, requestId);
             case 429 -> new Outcome.Unavailable(code, message, status, requestId);
             case 503 ->
                 answeredAfter.compareTo(promptRefusal) <= 0
@@ -63,7 +63,7 @@ final class OpenAiErrorReader {
             return new Outcome.Rejected(RejectionKind.POLICY, code, text, status, requestId);
         }
         if (error.named(Set.of("model_not_found"))) {
-            return new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, requestId);
+            return Outcome.Rejected.unusable(code, message, status, requestId);
         }
         return new Outcome.Rejected(RejectionKind.USER_ERROR, code, message, status, requestId);
     }

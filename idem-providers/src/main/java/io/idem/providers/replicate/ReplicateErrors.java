@@ -59,8 +59,7 @@ final class ReplicateErrors {
         return switch (status) {
             case 400, 422 ->
                 new Outcome.Rejected(RejectionKind.USER_ERROR, problem.code(), problem.message(), status, null);
-            case 401, 402, 403, 404 ->
-                new Outcome.Rejected(RejectionKind.CONFIG, problem.code(), problem.message(), status, null);
+            case 401, 402, 403, 404 -> Outcome.Rejected.unusable(problem.code(), problem.message(), status, null);
             case 429 -> new Outcome.Unavailable(problem.code(), problem.message(), status, null);
             default ->
                 new Outcome.Unconfirmed(

@@ -35,11 +35,11 @@ final class RunwareErrorReader {
         String message = text.safe(error.map(RunwareError::message).orElse("HTTP " + status));
         Optional<RejectionKind> kind = error.flatMap(RunwareErrorReader::rejection);
         if (kind.isPresent()) {
-            return new Outcome.Rejected(kind.get(), code, message, status, task);
+            return rejected(kind.get(), code, message, status, task);
         }
         return switch (status) {
             case 400 -> new Outcome.Rejected(RejectionKind.USER_ERROR, code, message, status, task);
-            case 401, 402, 403, 404 -> new Outcome.Rejected(RejectionKind.CONFIG, code, message, status, task);
+            case 401, 402, 403, 404 -> Outcome.Rejected.unusable(code, message, status, task);
             case 429 -> new Outcome.Unavailable(code, message, status, task);
             // Errors in the acknowledgement itself: the task was refused before it was queued.
             case 200, 201, 202 -> new Outcome.Unavailable(code, message, status, task);
@@ -58,10 +58,17 @@ final class RunwareErrorReader {
         String message = text.safe(error.message());
         Optional<RejectionKind> kind = rejection(error);
         if (kind.isPresent()) {
-            return new Outcome.Rejected(kind.get(), error.code(), message, 200, task);
+            return rejected(kind.get(), error.code(), message, 200, task);
         }
         // Ended without output (timeoutProvider and the like): nothing delivered, taken as not billed.
         return new Outcome.Unavailable(error.code(), "task failed at the vendor: " + message, 200, task);
+    }
+
+    /** A configuration refusal (key, credit, model) says Runware cannot serve us: unusable. */
+    private static Outcome rejected(RejectionKind kind, String code, String message, int status, String task) {
+        return kind == RejectionKind.CONFIG
+                ? Outcome.Rejected.unusable(code, message, status, task)
+                : new Outcome.Rejected(kind, code, message, status, task);
     }
 
     /** The rejection an error's code or parameter names, if it names one. */

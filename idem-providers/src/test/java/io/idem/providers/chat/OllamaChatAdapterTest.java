@@ -174,6 +174,17 @@ class OllamaChatAdapterTest {
     }
 
     @Test
+    void aMissingModelMakesTheProviderUnusable() {
+        ollama.stubFor(post("/api/chat")
+                .willReturn(aResponse()
+                        .withStatus(404)
+                        .withBody("{\"error\":\"model \\\"x\\\" not found, try pulling it first\"}")));
+        assertThat(((ChatReply.Failed) adapter.complete(call())).outcome())
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class, r -> assertThat(r.unusable()).isTrue());
+    }
+
+    @Test
     void aMissingModelIsConfigurationAndBusyIsUnavailable() {
         ollama.stubFor(post("/api/chat")
                 .willReturn(aResponse()

@@ -107,6 +107,29 @@ class OpenAiChatAdapterTest {
     }
 
     @Test
+    void answersSayingTheVendorCannotServeUsMakeTheProviderUnusableAndOthersDoNot() {
+        for (String unusable : java.util.List.of(
+                "429 {\"error\":{\"code\":\"insufficient_quota\"}}",
+                "400 {\"error\":{\"code\":\"billing_hard_limit_reached\"}}",
+                "401 {\"error\":{\"code\":\"invalid_api_key\"}}",
+                "403 {\"error\":{\"message\":\"forbidden\"}}",
+                "404 {\"error\":{\"code\":\"model_not_found\"}}")) {
+            int status = Integer.parseInt(unusable.substring(0, 3));
+            assertThat(failed(status, unusable.substring(4)))
+                    .as(unusable)
+                    .isInstanceOfSatisfying(
+                            Outcome.Rejected.class,
+                            r -> assertThat(r.unusable()).isTrue());
+        }
+        assertThat(failed(400, "{\"error\":{\"code\":\"context_length_exceeded\"}}"))
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class, r -> assertThat(r.unusable()).isFalse());
+        assertThat(failed(400, "{\"error\":{\"code\":\"content_filter\"}}"))
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class, r -> assertThat(r.unusable()).isFalse());
+    }
+
+    @Test
     void errorsMapOntoOutcomesAndNeverQuoteTheKey() {
         assertThat(failed(429, "{\"error\":{\"code\":\"rate_limit_exceeded\",\"message\":\"slow\"}}"))
                 .isInstanceOf(Outcome.Unavailable.class);

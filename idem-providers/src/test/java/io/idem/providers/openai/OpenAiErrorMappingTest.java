@@ -219,6 +219,9 @@ class OpenAiErrorMappingTest {
         String code = switch (outcome) {
             case Outcome.Rejected r -> {
                 assertThat(r.kind()).isEqualTo(row.kind());
+                assertThat(r.unusable())
+                        .as("every configuration answer here says the provider cannot serve us")
+                        .isEqualTo(row.kind() == RejectionKind.CONFIG);
                 yield r.code();
             }
             case Outcome.Unavailable u -> u.code();

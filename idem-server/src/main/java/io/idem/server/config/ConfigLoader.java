@@ -253,13 +253,14 @@ public final class ConfigLoader {
             throw new ConfigException("breaker.max_cooldown_seconds (" + maxCooldown
                     + ") must not be shorter than breaker.cooldown_seconds (" + cooldown + ")");
         }
+        int failureThreshold = s.intValue(
+                "breaker.failure_threshold",
+                "IDEM_BREAKER_FAILURE_THRESHOLD",
+                defaultThreshold,
+                1,
+                DEMO_FAILURE_THRESHOLD);
         return new BreakerSettings(
-                s.intValue(
-                        "breaker.failure_threshold",
-                        "IDEM_BREAKER_FAILURE_THRESHOLD",
-                        defaultThreshold,
-                        1,
-                        DEMO_FAILURE_THRESHOLD),
+                failureThreshold,
                 Duration.ofMillis(s.intValue(
                         "breaker.latency_threshold_ms",
                         null,
@@ -275,7 +276,14 @@ public final class ConfigLoader {
                 s.intValue("breaker.latency_min_samples", null, d.latencyMinSamples(), 1, 100_000),
                 Duration.ofSeconds(cooldown),
                 Duration.ofSeconds(maxCooldown),
-                d.probeTimeout());
+                d.probeTimeout(),
+                s.intValue("breaker.health_failure_threshold", null, failureThreshold, 1, DEMO_FAILURE_THRESHOLD),
+                Duration.ofSeconds(s.intValue(
+                        "breaker.unusable_for_seconds",
+                        null,
+                        (int) BreakerSettings.UNUSABLE_FOR.toSeconds(),
+                        1,
+                        604_800)));
     }
 
     private static IdemConfig.NodeRole role(String value) {

@@ -110,9 +110,15 @@ class StatusTest {
         assertThat(partly.get("status").asText()).isEqualTo("degraded");
         assertThat(partly.get("since").asText()).isEqualTo(primaryOpened);
 
-        // Calls that wait for the cooldown are the probes that close both breakers.
+        // Jobs wait for the cooldown; once it is over the health checks are the probes that close both
+        // breakers (no user's call is risked on a provider with a health check), and the jobs then run.
         submit("{\"prompt\": \"p\", \"provider_policy\": {\"primary\": \"primary\"}}");
         submit("{\"prompt\": \"p\", \"provider_policy\": {\"primary\": \"backup\"}}");
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            server.node().sentinel().checkAll();
+            return server.node().breakers().snapshot("primary").state() == BreakerState.CLOSED
+                    && server.node().breakers().snapshot("backup").state() == BreakerState.CLOSED;
+        });
         awaitBreaker("primary", BreakerState.CLOSED);
         awaitBreaker("backup", BreakerState.CLOSED);
         await().atMost(Duration.ofSeconds(5))

@@ -72,6 +72,10 @@ class WebhooksTest {
         chat(nodeB, "\"model\": \"static\"");
         spendAKeysBudget();
         moveABreaker("elsewhere");
+        Instant now = Instant.now();
+        assertThat(new PgBreakerStore(nodeA.node().database())
+                        .unusable("spent", now.plusSeconds(300), "insufficient_quota (HTTP 429)", "test", now))
+                .isPresent();
         flaky.healthy(false);
         nodeA.node().sentinel().checkAll();
         flaky.healthy(true);
@@ -110,6 +114,10 @@ class WebhooksTest {
                 .isEqualTo("flaky");
         assertThat(first("/every", "provider.recovered").at("/data/node").asText())
                 .isEqualTo("node-b");
+        JsonNode unusable = first("/every", "provider.unusable");
+        assertThat(unusable.at("/data/provider").asText()).isEqualTo("spent");
+        assertThat(unusable.at("/data/reason").asText()).isEqualTo("insufficient_quota (HTTP 429)");
+        assertThat(unusable.at("/data/until").asText()).isNotBlank();
         assertThat(nodeA.send("DELETE", "/v1/webhooks/" + subscription, ADMIN, null, Map.of())
                         .status())
                 .isEqualTo(204);

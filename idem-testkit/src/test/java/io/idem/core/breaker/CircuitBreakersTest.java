@@ -2,6 +2,7 @@ package io.idem.core.breaker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.idem.core.spi.HealthAnswer;
 import io.idem.testkit.InMemoryBreakerStore;
 import io.idem.testkit.ManualClock;
 import java.time.Duration;
@@ -145,5 +146,115 @@ class CircuitBreakersTest {
 
         fail(node, 3);
         assertThat(node.snapshot(P).openUntil()).contains(clock.instant().plus(SETTINGS.cooldown()));
+    }
+
+    private static final HealthAnswer UP = new HealthAnswer(true, "HTTP 200");
+    private static final HealthAnswer DOWN = new HealthAnswer(false, "HTTP 503");
+
+    @Test
+    void passingHealthChecksNeverClearTheFailuresOfRealCalls() {
+        fail(node, 2);
+        node.onHealthCheck(P, UP);
+        fail(node, 1);
+        assertThat(state()).isEqualTo(BreakerState.OPEN);
+        assertThat(node.snapshot(P).openUntil()).contains(clock.instant().plus(SETTINGS.cooldown()));
+    }
+
+    @Test
+    void failedHealthChecksOpenAtTheirOwnThresholdAndAPassingOneClearsOnlyThem() {
+        CircuitBreakers breakers = new CircuitBreakers(store, withHealthThreshold(2), clock, "node-h");
+        breakers.onHealthCheck(P, DOWN);
+        breakers.onHealthCheck(P, UP);
+        breakers.onHealthCheck(P, DOWN);
+        breakers.onError(P, FAST, false, "http_503");
+        assertThat(breakers.snapshot(P).state()).isEqualTo(BreakerState.CLOSED);
+        breakers.onHealthCheck(P, DOWN);
+        assertThat(breakers.snapshot(P).state()).isEqualTo(BreakerState.OPEN);
+    }
+
+    @Test
+    void aProviderWithoutAHealthEndpointIsNotCountedByItsChecks() {
+        fail(node, 2);
+        node.onHealthCheck(P, HealthAnswer.unchecked());
+        node.onHealthCheck(P, HealthAnswer.unchecked());
+        assertThat(state()).isEqualTo(BreakerState.CLOSED);
+        fail(node, 1);
+        assertThat(state()).isEqualTo(BreakerState.OPEN);
+        clock.advance(SETTINGS.cooldown());
+        assertThat(node.tryAcquirePermission(P)).isEqualTo(new Admission.Allowed(true));
+    }
+
+    @Test
+    void afterTheCooldownAPassingHealthCheckClosesTheBreakerWithoutRiskingACall() {
+        node.onHealthCheck(P, UP);
+        fail(node, 3);
+        node.onHealthCheck(P, UP);
+        assertThat(state()).isEqualTo(BreakerState.OPEN);
+
+        clock.advance(SETTINGS.cooldown());
+        assertThat(node.tryAcquirePermission(P)).isEqualTo(new Admission.Denied("breaker_open"));
+        node.onHealthCheck(P, UP);
+
+        assertThat(state()).isEqualTo(BreakerState.CLOSED);
+        assertThat(node.tryAcquirePermission(P)).isEqualTo(new Admission.Allowed(false));
+    }
+
+    @Test
+    void afterTheCooldownAFailingHealthCheckReopensWithTheNextCooldown() {
+        node.onHealthCheck(P, UP);
+        fail(node, 3);
+        clock.advance(SETTINGS.cooldown());
+        node.onHealthCheck(P, DOWN);
+
+        assertThat(state()).isEqualTo(BreakerState.OPEN);
+        assertThat(node.snapshot(P).openUntil()).contains(clock.instant().plus(SETTINGS.cooldownAfter(1)));
+        clock.advance(SETTINGS.cooldownAfter(1));
+        assertThat(node.tryAcquirePermission(P)).isEqualTo(new Admission.Denied("breaker_open"));
+    }
+
+    @Test
+    void anUnusableAnswerClosesTheProviderAtOnceForItsOwnPeriod() {
+        node.onUnusable(P, "insufficient_quota (HTTP 429)");
+        assertThat(state()).isEqualTo(BreakerState.OPEN);
+        assertThat(node.snapshot(P).openUntil()).contains(clock.instant().plus(SETTINGS.unusableFor()));
+        assertThat(node.tryAcquirePermission(P)).isEqualTo(new Admission.Denied("breaker_open"));
+
+        clock.advance(SETTINGS.unusableFor());
+        assertThat(node.tryAcquirePermission(P)).isEqualTo(new Admission.Allowed(true));
+        node.onUnusable(P, "insufficient_quota (HTTP 429)");
+        assertThat(state()).isEqualTo(BreakerState.OPEN);
+        assertThat(node.snapshot(P).openUntil()).contains(clock.instant().plus(SETTINGS.unusableFor()));
+    }
+
+    @Test
+    void anUnusableAnswerNeverShortensAnOpenBreaker() {
+        CircuitBreakers breakers = new CircuitBreakers(
+                store,
+                new BreakerSettings(
+                        3,
+                        Duration.ofMillis(500),
+                        Duration.ofMinutes(2),
+                        20,
+                        Duration.ofMinutes(10),
+                        Duration.ofMinutes(10),
+                        Duration.ofSeconds(10)),
+                clock,
+                "node-u");
+        fail(breakers, 3);
+        breakers.onUnusable(P, "http_401 (HTTP 401)");
+        assertThat(breakers.snapshot(P).openUntil()).contains(clock.instant().plus(Duration.ofMinutes(10)));
+    }
+
+    private static BreakerSettings withHealthThreshold(int threshold) {
+        return new BreakerSettings(
+                SETTINGS.failureThreshold(),
+                SETTINGS.latencyThreshold(),
+                SETTINGS.latencyWindow(),
+                SETTINGS.latencyMinSamples(),
+                SETTINGS.cooldown(),
+                SETTINGS.maxCooldown(),
+                SETTINGS.probeTimeout(),
+                threshold,
+                SETTINGS.unusableFor());
     }
 }

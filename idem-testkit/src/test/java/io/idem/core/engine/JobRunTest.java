@@ -94,6 +94,24 @@ class JobRunTest {
     }
 
     @Test
+    void aQuotaAnswerClosesTheProviderSoLaterJobsNeverCallIt() {
+        primary.thenAlways(io.idem.core.outcome.Outcome.Rejected.unusable(
+                "insufficient_quota", "You exceeded your current quota", 429, "req_q"));
+        backup.thenAlways(confirmed());
+
+        for (int i = 0; i < 6; i++) {
+            assertThat(runOnBoth().state()).isEqualTo(JobState.SUCCEEDED);
+        }
+
+        assertThat(primary.callCount())
+                .as("one vendor call, then the provider is skipped")
+                .isEqualTo(1);
+        assertThat(breakers.snapshot("primary").state()).isEqualTo(BreakerState.OPEN);
+        assertThat(breakers.snapshot("primary").openUntil())
+                .contains(clock.instant().plus(BreakerSettings.DEFAULTS.unusableFor()));
+    }
+
+    @Test
     void anUnconfirmedCallParksTheJobAndNoOtherProviderIsCalled() {
         primary.thenSubmitted("req_9", unconfirmed());
 
