@@ -47,9 +47,9 @@ class ExpectContinueClientTest {
 
     private static void assertAnswered(VendorExchange exchange, int status) {
         assertThat(exchange)
-                .isInstanceOfSatisfying(VendorExchange.Answered.class, a -> assertThat(
-                                a.response().statusCode())
-                        .isEqualTo(status));
+                .isInstanceOfSatisfying(
+                        VendorExchange.Answered.class,
+                        a -> assertThat(a.response().statusCode()).isEqualTo(status));
     }
 
     private static SendTracker body() {

@@ -46,6 +46,13 @@ public final class ExpectStandIn implements AutoCloseable {
                     + "\"message\":{\"role\":\"assistant\",\"content\":\"hello\"},\"finish_reason\":\"stop\"}],"
                     + "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1,\"total_tokens\":4}}";
 
+    /** What a request that asked for {@code text/event-stream} is answered with. */
+    public static final String STREAM = "data: {\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":"
+            + "\"hello\"},\"finish_reason\":null}]}\n\n"
+            + "data: {\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
+            + "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1,\"total_tokens\":4}}\n\n"
+            + "data: [DONE]\n\n";
+
     private final ServerSocket server;
     private final Behaviour behaviour;
     private final int finalStatus;
@@ -187,10 +194,11 @@ public final class ExpectStandIn implements AutoCloseable {
         if (!readBody(in, head.contentLength(), counted)) {
             return false;
         }
+        String answer = head.streams() ? STREAM : ANSWER;
         write(
                 out,
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nx-request-id: req-1\r\nContent-Length: "
-                        + ANSWER.length() + "\r\n\r\n" + ANSWER);
+                "HTTP/1.1 200 OK\r\nContent-Type: " + (head.streams() ? "text/event-stream" : "application/json")
+                        + "\r\nx-request-id: req-1\r\nContent-Length: " + answer.length() + "\r\n\r\n" + answer);
         return true;
     }
 
@@ -214,10 +222,11 @@ public final class ExpectStandIn implements AutoCloseable {
         out.flush();
     }
 
-    /** A request head: whether it asks for {@code 100}, and its body's length. */
-    private record Head(boolean expects, long contentLength) {
+    /** A request head: whether it asks for {@code 100} and for a stream, and its body's length. */
+    private record Head(boolean expects, boolean streams, long contentLength) {
         static Head read(InputStream in) throws IOException {
             boolean expects = false;
+            boolean streams = false;
             long length = 0;
             String line = line(in);
             if (line == null) {
@@ -227,11 +236,13 @@ public final class ExpectStandIn implements AutoCloseable {
                 String lower = line.toLowerCase(Locale.ROOT);
                 if (lower.startsWith("expect:")) {
                     expects = lower.substring(7).trim().equals("100-continue");
+                } else if (lower.startsWith("accept:")) {
+                    streams = lower.contains("text/event-stream");
                 } else if (lower.startsWith("content-length:")) {
                     length = Long.parseLong(lower.substring(15).trim());
                 }
             }
-            return line == null ? null : new Head(expects, length);
+            return line == null ? null : new Head(expects, streams, length);
         }
 
         private static String line(InputStream in) throws IOException {
