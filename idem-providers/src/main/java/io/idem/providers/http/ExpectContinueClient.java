@@ -32,7 +32,9 @@ import javax.net.ssl.SSLParameters;
  * with what is left of its timeout. Because the first exchange provably sent no body byte, the
  * vendor sees the body once. A {@code 417 Expectation Failed} answer is resent the same way, at
  * once. If the client had already asked for the body (the {@code 100} came), nothing is resent:
- * the one exchange runs to its end and is classified as before.
+ * the one exchange runs to its end and is classified as before. The wait counts from the send,
+ * connecting included: the JDK client does not say when the head left. A request whose timeout is
+ * no longer than the wait is left to the JDK alone.
  *
  * <p>Every other request, and every other method, goes to the JDK client unchanged. Thread-safe.
  */
