@@ -73,6 +73,20 @@ class ExpectContinueClientTest {
     }
 
     @Test
+    void aContinueThatComesAfterTheWaitFindsTheBodyWithheld() throws Exception {
+        try (ExpectStandIn vendor = ExpectStandIn.start(Behaviour.CONTINUES_LATE)) {
+            SendTracker tracker = body();
+            VendorExchange exchange = post(vendor, tracker);
+
+            assertAnswered(exchange, 200);
+            // The late 100 on the abandoned connection drew not one byte: only the resend's body came.
+            assertThat(vendor.unaskedBodyBytes(Duration.ofSeconds(10))).isZero();
+            assertThat(vendor.bodies()).containsExactly(BODY);
+            assertThat(tracker.bytesPulled()).isEqualTo(BODY.length());
+        }
+    }
+
+    @Test
     void a417IsAnsweredByTheSameBodyWithoutExpect() {
         try (ExpectStandIn vendor = ExpectStandIn.start(Behaviour.REFUSES_EXPECT)) {
             SendTracker tracker = body();

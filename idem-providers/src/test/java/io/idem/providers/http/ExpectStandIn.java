@@ -33,6 +33,11 @@ public final class ExpectStandIn implements AutoCloseable {
         CONTINUES,
         /** Never answers {@code 100}; waits for the body and answers 200 once it came. */
         IGNORES_EXPECT,
+        /**
+         * Answers {@code 100} only after {@link #LATE}, then waits for the body; what arrives counts
+         * as unasked (the client had given up on the {@code 100} by then).
+         */
+        CONTINUES_LATE,
         /** Answers {@code 417 Expectation Failed}; a request without {@code Expect} gets its 200. */
         REFUSES_EXPECT,
         /** Answers the head with {@link #finalStatus} and closes, without reading a body. */
@@ -52,6 +57,9 @@ public final class ExpectStandIn implements AutoCloseable {
             + "data: {\"id\":\"chatcmpl-1\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}],"
             + "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":1,\"total_tokens\":4}}\n\n"
             + "data: [DONE]\n\n";
+
+    /** How late {@link Behaviour#CONTINUES_LATE} says {@code 100}. */
+    public static final Duration LATE = Duration.ofMillis(600);
 
     private final ServerSocket server;
     private final Behaviour behaviour;
@@ -164,6 +172,16 @@ public final class ExpectStandIn implements AutoCloseable {
                     unaskedOpen.decrementAndGet();
                 }
             }
+            case CONTINUES_LATE -> {
+                unaskedOpen.incrementAndGet();
+                try {
+                    sleep(LATE);
+                    write(out, "HTTP/1.1 100 Continue\r\n\r\n");
+                    return answer(in, out, head, unaskedBytes);
+                } finally {
+                    unaskedOpen.decrementAndGet();
+                }
+            }
             case REFUSES_EXPECT -> {
                 write(out, "HTTP/1.1 417 Expectation Failed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
                 return false;
@@ -215,6 +233,15 @@ public final class ExpectStandIn implements AutoCloseable {
         }
         bodies.add(body.toString(StandardCharsets.UTF_8));
         return true;
+    }
+
+    private static void sleep(Duration duration) throws IOException {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
     }
 
     private static void write(OutputStream out, String text) throws IOException {
