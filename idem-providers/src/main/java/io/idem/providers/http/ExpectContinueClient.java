@@ -13,6 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLContext;
@@ -40,6 +42,12 @@ import javax.net.ssl.SSLParameters;
  */
 public final class ExpectContinueClient extends HttpClient {
     private static final int EXPECTATION_FAILED = 417;
+
+    /**
+     * Runs the waits. A wait whose call ended first is removed at once, so a busy node keeps no
+     * finished answer alive until its wait would have run out.
+     */
+    private static final ScheduledThreadPoolExecutor TIMER = timer();
 
     private final HttpClient client;
     private final Duration wait;
@@ -134,9 +142,9 @@ public final class ExpectContinueClient extends HttpClient {
                     cancelAgain();
                 }
             });
+            ScheduledFuture<?> timer = TIMER.schedule(() -> waited(first), wait.toNanos(), TimeUnit.NANOSECONDS);
+            first.whenComplete((response, failure) -> timer.cancel(false));
             first.whenComplete(this::firstEnded);
-            CompletableFuture.delayedExecutor(wait.toNanos(), TimeUnit.NANOSECONDS)
-                    .execute(() -> waited(first));
             return result;
         }
 
@@ -202,6 +210,13 @@ public final class ExpectContinueClient extends HttpClient {
                 result.complete(response);
             }
         }
+    }
+
+    private static ScheduledThreadPoolExecutor timer() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon().name("idem-expect-continue").factory());
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     /** Frees the connection behind an answer nobody will read. */

@@ -33,9 +33,12 @@ import org.junit.jupiter.api.Test;
  * each their own way; and with it off, as chat providers have it by default.
  */
 class ChatExpectContinueTest {
-    private static final Duration WAIT = Duration.ofMillis(200);
+    /** For vendors that never say {@code 100} in time: the wait runs out. */
+    private static final Duration HASTY = Duration.ofMillis(200);
+    /** For vendors that answer the head at once: a wait no busy machine's hiccup outlasts. */
+    private static final Duration PATIENT = Duration.ofMillis(2500);
 
-    private static OpenAiChatAdapter adapter(ExpectStandIn vendor, Optional<Boolean> expect) {
+    private static OpenAiChatAdapter adapter(ExpectStandIn vendor, Optional<Boolean> expect, Duration wait) {
         ProviderSettings settings = new ProviderSettings(
                 "openai",
                 OpenAiChatVendor.NAME,
@@ -44,7 +47,7 @@ class ChatExpectContinueTest {
                         Optional.of("KEY"),
                         Duration.ofSeconds(2),
                         Optional.empty(),
-                        new ProviderSettings.ExpectContinue(WAIT, expect)),
+                        new ProviderSettings.ExpectContinue(wait, expect)),
                 "none",
                 Map.of(),
                 new PricingModel.PerImage(BigDecimal.ZERO),
@@ -63,18 +66,22 @@ class ChatExpectContinueTest {
                         0),
                 "r",
                 "gpt-4o-mini",
-                Duration.ofSeconds(3),
+                Duration.ofSeconds(4),
                 Optional.empty());
     }
 
     private static ChatReply complete(ExpectStandIn vendor) {
-        return adapter(vendor, Optional.of(true)).complete(call());
+        return complete(vendor, PATIENT);
+    }
+
+    private static ChatReply complete(ExpectStandIn vendor, Duration wait) {
+        return adapter(vendor, Optional.of(true), wait).complete(call());
     }
 
     @Test
     void aVendorThatIgnoresExpectAnswersAfterTheWait() throws Exception {
         try (ExpectStandIn vendor = ExpectStandIn.start(Behaviour.IGNORES_EXPECT)) {
-            assertThat(complete(vendor)).isInstanceOf(ChatReply.Served.class);
+            assertThat(complete(vendor, HASTY)).isInstanceOf(ChatReply.Served.class);
             assertThat(vendor.bodies()).hasSize(1);
             assertThat(vendor.unaskedBodyBytes(Duration.ofSeconds(10))).isZero();
         }
@@ -83,7 +90,7 @@ class ChatExpectContinueTest {
     @Test
     void aStreamFromAVendorThatIgnoresExpectIsReadAfterTheWait() throws Exception {
         try (ExpectStandIn vendor = ExpectStandIn.start(Behaviour.IGNORES_EXPECT)) {
-            ChatStream stream = adapter(vendor, Optional.of(true)).stream(call());
+            ChatStream stream = adapter(vendor, Optional.of(true), HASTY).stream(call());
 
             assertThat(drain(stream)).last().isInstanceOf(ChatEvent.Finished.class);
             assertThat(stream.requestSent()).isTrue();
@@ -140,7 +147,8 @@ class ChatExpectContinueTest {
     @Test
     void byDefaultAChatCallDoesNotAskForContinue() {
         try (ExpectStandIn vendor = ExpectStandIn.start(Behaviour.IGNORES_EXPECT)) {
-            assertThat(adapter(vendor, Optional.empty()).complete(call())).isInstanceOf(ChatReply.Served.class);
+            assertThat(adapter(vendor, Optional.empty(), HASTY).complete(call()))
+                    .isInstanceOf(ChatReply.Served.class);
             assertThat(vendor.heads()).isEqualTo(1);
         }
     }
