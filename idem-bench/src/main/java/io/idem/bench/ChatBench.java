@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
  * <p>Run: {@code idem-bench/run chat [seconds]}.
  */
 public final class ChatBench {
-    private static final String BODY = """
+    static final String BODY = """
             {"model": "%s", "messages": [{"role": "user", "content": "Say hello in five words."}]%s}""";
 
     private final HttpClient http = HttpClient.newBuilder()
@@ -97,7 +97,7 @@ public final class ChatBench {
                 ms(ttfbIdem.getValueAtPercentile(50)), ms(ttfbIdem.getValueAtPercentile(99)));
     }
 
-    private record Load(long ok, long errors, Histogram latency, Duration elapsed) {
+    record Load(long ok, long errors, Histogram latency, Duration elapsed) {
         double perSecond() {
             return ok / (elapsed.toNanos() / 1e9);
         }
@@ -127,8 +127,7 @@ public final class ChatBench {
         }
     }
 
-    private Load saturate(String url, String key, String body, int clients, Duration limit)
-            throws InterruptedException {
+    Load saturate(String url, String key, String body, int clients, Duration limit) throws InterruptedException {
         Histogram latency = new ConcurrentHistogram(Duration.ofSeconds(60).toNanos(), 3);
         AtomicLong ok = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -198,7 +197,7 @@ public final class ChatBench {
         return ttfb;
     }
 
-    private static void print(String name, Load load) {
+    static void print(String name, Load load) {
         System.out.printf(
                 "| %s | %.0f | %.2f | %.2f | %d |%n",
                 name,
@@ -221,5 +220,5 @@ public final class ChatBench {
         return nanos / 1e6;
     }
 
-    private ChatBench() {}
+    ChatBench() {}
 }

@@ -70,6 +70,8 @@ class SimulateModesTest {
                 "disconnect  | manual_review | primary:unknown          | ",
                 "lost        | manual_review | primary:unknown          | ",
                 "slow:100    | succeeded     | primary:yes              | primary",
+                // Sent again without Expect after http.expect_continue_timeout_ms, within the timeout.
+                "ignore_expect | succeeded   | primary:yes              | primary",
                 "slow:4000   | manual_review | primary:unknown          | ",
             })
     void eachModeEndsAsTheDesignSays(String mode, String state, String billing, String servedBy) {

@@ -93,22 +93,56 @@ public record ProviderSettings(
      * Where a provider is reached.
      *
      * @param apiKeyEnv the environment variable that carries its credential (never the credential)
-     */
-    /**
      * @param usageKeyEnv the variable holding the key that reads the vendor's usage or cost report,
      *     where it needs another than the calls' (OpenAI's costs report needs an admin key)
+     * @param expectContinue how the provider's POSTs ask for {@code 100 Continue}
      */
     public record Endpoint(
-            URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout, Optional<String> usageKeyEnv) {
+            URI baseUrl,
+            Optional<String> apiKeyEnv,
+            Duration connectTimeout,
+            Optional<String> usageKeyEnv,
+            ExpectContinue expectContinue) {
         public Endpoint {
             Objects.requireNonNull(baseUrl, "baseUrl");
             Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
             Objects.requireNonNull(connectTimeout, "connectTimeout");
             Objects.requireNonNull(usageKeyEnv, "usageKeyEnv");
+            Objects.requireNonNull(expectContinue, "expectContinue");
+        }
+
+        public Endpoint(
+                URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout, Optional<String> usageKeyEnv) {
+            this(baseUrl, apiKeyEnv, connectTimeout, usageKeyEnv, ExpectContinue.DEFAULT);
         }
 
         public Endpoint(URI baseUrl, Optional<String> apiKeyEnv, Duration connectTimeout) {
             this(baseUrl, apiKeyEnv, connectTimeout, Optional.empty());
+        }
+    }
+
+    /**
+     * How a provider's POSTs use {@code Expect: 100-continue}. A job's POST always asks for it:
+     * whether its body left decides whether the attempt may be billed. A chat call asks only where
+     * {@code chat} is on: chat fails over on an unconfirmed attempt anyway, so the saved round trip
+     * is worth more there (docs/benchmarks.md).
+     *
+     * @param timeout how long a head waits for {@code 100 Continue} before the body is sent anyway
+     *     ({@code http.expect_continue_timeout_ms})
+     * @param chat whether chat calls ask for it too ({@code chat_expect_continue}); empty: the
+     *     vendor's own default (on only for the fake vendor, whose simulated refusals show what it
+     *     tells apart)
+     */
+    public record ExpectContinue(Duration timeout, Optional<Boolean> chat) {
+        /** A one-second wait, as curl's, and chat calls as their vendor's default has them. */
+        public static final ExpectContinue DEFAULT = new ExpectContinue(Duration.ofSeconds(1), Optional.empty());
+
+        public ExpectContinue {
+            Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(chat, "chat");
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("the wait for 100 Continue must be positive, was " + timeout);
+            }
         }
     }
 
@@ -128,6 +162,10 @@ public record ProviderSettings(
         return endpoint.usageKeyEnv();
     }
 
+    public ExpectContinue expectContinue() {
+        return endpoint.expectContinue();
+    }
+
     public boolean poll() {
         return capabilities.poll();
     }
@@ -141,7 +179,12 @@ public record ProviderSettings(
         return new ProviderSettings(
                 name,
                 adapter,
-                new Endpoint(url, endpoint.apiKeyEnv(), endpoint.connectTimeout()),
+                new Endpoint(
+                        url,
+                        endpoint.apiKeyEnv(),
+                        endpoint.connectTimeout(),
+                        endpoint.usageKeyEnv(),
+                        endpoint.expectContinue()),
                 defaultModel,
                 models,
                 pricing,

@@ -169,7 +169,7 @@ public final class OllamaChatAdapter implements ChatAdapter {
         HttpRequest.Builder request = HttpRequest.newBuilder(chat)
                 .version(HttpClient.Version.HTTP_1_1)
                 .timeout(call.timeout())
-                .expectContinue(true)
+                .expectContinue(settings.expectContinue().chat().orElse(false))
                 .header("Content-Type", "application/json")
                 .POST(tracker);
         return credential.applyTo(request).build();

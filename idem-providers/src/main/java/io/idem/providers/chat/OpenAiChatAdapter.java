@@ -39,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * usage chunk, which the audit needs).
  *
  * <p>The caller's request fields pass through unchanged; only {@code model}, {@code stream} and
- * {@code stream_options} are this attempt's. The POST asks for {@code 100 Continue} and is tracked by
- * a {@link SendTracker}: a connection lost before the body left is {@code Unavailable}, one lost
- * after is {@code Unconfirmed}; a stream that breaks before {@code [DONE]} or a clean end after its
+ * {@code stream_options} are this attempt's. The POST is tracked by a {@link SendTracker} and asks
+ * for {@code 100 Continue} where the provider's {@code chat_expect_continue} is on: a connection lost
+ * before the body left is {@code Unavailable}, one lost after (or, without {@code Expect}, any
+ * connection lost once the body was handed over) is {@code Unconfirmed}; a stream that breaks before {@code [DONE]} or a clean end after its
  * {@code finish_reason} is {@code Unconfirmed} (billable unknown). A frame with an {@code error} key in a 200 stream is {@code Unconfirmed}
  * ({@code stream_error}). Never retried. Thread-safe.
  */
@@ -77,7 +78,9 @@ public final class OpenAiChatAdapter implements ChatAdapter {
 
     /**
      * @param completionsPath appended to the base URL
-     * @param simulates whether calls carry their {@code simulate} directive (the fake vendor only)
+     * @param simulates whether calls carry their {@code simulate} directive (the fake vendor only);
+     *     such calls ask for {@code 100 Continue} unless the provider says otherwise, so that the fake
+     *     vendor's refusals before the body stay never-sent
      */
     OpenAiChatAdapter(
             ProviderSettings settings,
@@ -182,9 +185,10 @@ public final class OpenAiChatAdapter implements ChatAdapter {
         HttpRequest.Builder request = HttpRequest.newBuilder(completions)
                 .version(HttpClient.Version.HTTP_1_1)
                 .timeout(call.timeout())
-                // Without it the client writes the body at once, and a dropped connection could
-                // never again be told apart from a request the vendor received.
-                .expectContinue(true)
+                // Off by default: chat fails over on an unconfirmed attempt anyway, and the round
+                // trip for the 100 costs every call (docs/benchmarks.md). On, a connection lost
+                // before the body left is told apart from one lost after.
+                .expectContinue(settings.expectContinue().chat().orElse(simulates))
                 .header("Content-Type", "application/json")
                 .header("Accept", accept)
                 .POST(tracker);

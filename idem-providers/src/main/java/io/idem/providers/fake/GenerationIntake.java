@@ -56,6 +56,11 @@ final class GenerationIntake {
                                 "content_policy_violation",
                                 "the prompt was rejected by the safety system"));
             case Fixed.OK -> withRequest(body, request -> success(book.record(request, GenerationStatus.SUCCEEDED)));
+            // Never answers Expect: the client has to send its body unasked, then it is served.
+            case Fixed.IGNORE_EXPECT ->
+                withRequest(
+                        body.readIgnoringExpect(),
+                        request -> success(book.record(request, GenerationStatus.SUCCEEDED)));
             case Fixed.MALFORMED ->
                 withRequest(body, request -> emptySuccess(book.record(request, GenerationStatus.FAILED)));
             case Fixed.TIMEOUT ->
@@ -109,7 +114,11 @@ final class GenerationIntake {
 
     private static Reply withRequest(RequestBody body, Work work)
             throws IOException, MalformedRequestException, InterruptedException {
-        return switch (GenerationRequestReader.read(body.read())) {
+        return withRequest(body.read(), work);
+    }
+
+    private static Reply withRequest(byte[] body, Work work) throws MalformedRequestException, InterruptedException {
+        return switch (GenerationRequestReader.read(body)) {
             case GenerationRequestReader.Valid valid -> work.run(valid.request());
             case GenerationRequestReader.Invalid invalid ->
                 Reply.json(400, ErrorBody.invalidRequest(invalid.code(), invalid.message()));

@@ -10,4 +10,10 @@ import java.io.IOException;
 interface RequestBody {
     /** Sends {@code 100 Continue} if the client asked for it, then reads the whole body. */
     byte[] read() throws IOException, MalformedRequestException;
+
+    /**
+     * Reads the whole body without ever sending {@code 100 Continue}, as a server that ignores
+     * {@code Expect} does: a client that waits for the {@code 100} must send its body anyway.
+     */
+    byte[] readIgnoringExpect() throws IOException, MalformedRequestException;
 }

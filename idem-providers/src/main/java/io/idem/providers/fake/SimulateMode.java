@@ -22,7 +22,8 @@ sealed interface SimulateMode
         AUTH,
         TIMEOUT,
         DISCONNECT,
-        LOST;
+        LOST,
+        IGNORE_EXPECT;
 
         String wire() {
             return name().toLowerCase(Locale.ROOT);

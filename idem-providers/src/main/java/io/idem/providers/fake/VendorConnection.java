@@ -138,11 +138,20 @@ final class VendorConnection implements Runnable {
 
         @Override
         public byte[] read() throws IOException, MalformedRequestException {
+            return read(true);
+        }
+
+        @Override
+        public byte[] readIgnoringExpect() throws IOException, MalformedRequestException {
+            return read(false);
+        }
+
+        private byte[] read(boolean answerExpect) throws IOException, MalformedRequestException {
             if (consumed) {
                 throw new IllegalStateException("the request body was already read");
             }
             long length = head.contentLength();
-            if (head.expectsContinue() && length > 0) {
+            if (answerExpect && head.expectsContinue() && length > 0) {
                 out.write(CONTINUE);
                 out.flush();
             }

@@ -145,8 +145,8 @@ public final class VendorCalls {
 
     /**
      * The head of the one billable POST, with {@code body} as its body: HTTP/1.1, {@code timeout},
-     * JSON both ways, and {@code 100 Continue}. The caller adds any vendor headers; {@link #send}
-     * adds the key.
+     * JSON both ways, and {@code 100 Continue} (waited for only so long: {@link
+     * ExpectContinueClient}). The caller adds any vendor headers; {@link #send} adds the key.
      */
     public static HttpRequest.Builder billablePost(URI uri, Duration timeout, SendTracker body) {
         return HttpRequest.newBuilder(uri)

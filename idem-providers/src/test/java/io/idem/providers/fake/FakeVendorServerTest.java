@@ -93,6 +93,21 @@ class FakeVendorServerTest {
     }
 
     @Test
+    void ignoreExpectServesABodySentWithoutItsContinue() throws IOException {
+        String body = generation("unasked-raw");
+        try (RawConnection connection = new RawConnection(vendor.port())) {
+            connection.send("POST /v1/images/generations HTTP/1.1\r\nX-Idem-Simulate: ignore_expect\r\n"
+                    + "Expect: 100-continue\r\nContent-Length: " + body.length() + "\r\n\r\n");
+
+            // No 100 comes: the first thing on the wire is the final answer to the body sent unasked.
+            RawConnection.Response response = connection.send(body).read();
+
+            assertThat(response.status()).isEqualTo(200);
+        }
+        assertThat(vendor.ledger()).anyMatch(entry -> "unasked-raw".equals(entry.reference()));
+    }
+
+    @Test
     void okSendsContinueBeforeReadingTheBody() throws IOException {
         String body = generation("continued-raw");
         try (RawConnection connection = new RawConnection(vendor.port())) {

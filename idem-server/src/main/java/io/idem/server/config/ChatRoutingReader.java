@@ -11,7 +11,6 @@ import io.idem.providers.chat.StaticVendor;
 import io.idem.providers.fake.FakeVendorServer;
 import io.idem.providers.vendor.VendorDescriptor;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,9 +35,11 @@ final class ChatRoutingReader {
     private static final String STATIC_TIER = StaticVendor.NAME;
 
     private final Map<String, String> env;
+    private final Duration expectContinueWait;
 
-    ChatRoutingReader(Map<String, String> env) {
+    ChatRoutingReader(Map<String, String> env, Duration expectContinueWait) {
         this.env = env;
+        this.expectContinueWait = expectContinueWait;
     }
 
     /** The demo: {@code fake-chat-a} on {@code primary}, {@code fake-chat-b} on {@code backup}, {@code static} last. */
@@ -51,9 +52,8 @@ final class ChatRoutingReader {
         ProviderSettings staticTier = chatOnly(
                 STATIC_TIER,
                 vendor,
-                vendor.defaults().baseUrl(),
-                vendor.defaults().keyVariable(),
-                Duration.ofMillis(2000),
+                new ProviderSettings.Endpoint(
+                        vendor.defaults().baseUrl(), vendor.defaults().keyVariable(), Duration.ofMillis(2000)),
                 true,
                 Optional.empty());
         return new ChatRouting(models, Map.of(STATIC_TIER, staticTier), Map.of(), Map.of());
@@ -186,9 +186,12 @@ final class ChatRoutingReader {
         return chatOnly(
                 name,
                 vendor,
-                ProviderFields.baseUrl(p, where, vendor, env),
-                ProviderFields.keyVariable(p, vendor),
-                ProviderFields.connectTimeout(p, where),
+                new ProviderSettings.Endpoint(
+                        ProviderFields.baseUrl(p, where, vendor, env),
+                        ProviderFields.keyVariable(p, vendor),
+                        ProviderFields.connectTimeout(p, where),
+                        Optional.empty(),
+                        ProviderFields.expectContinue(p, where, expectContinueWait)),
                 ProviderFields.flag(p, where, "enabled"),
                 ProviderFields.dailyBudget(p, where));
     }
@@ -196,16 +199,14 @@ final class ChatRoutingReader {
     private static ProviderSettings chatOnly(
             String name,
             VendorDescriptor vendor,
-            URI baseUrl,
-            Optional<String> keyEnv,
-            Duration connectTimeout,
+            ProviderSettings.Endpoint endpoint,
             boolean enabled,
             Optional<BigDecimal> budget) {
         try {
             return new ProviderSettings(
                     name,
                     vendor.name(),
-                    new ProviderSettings.Endpoint(baseUrl, keyEnv, connectTimeout),
+                    endpoint,
                     "none",
                     Map.of(),
                     vendor.pricing(),

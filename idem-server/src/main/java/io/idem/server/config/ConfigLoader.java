@@ -72,7 +72,9 @@ public final class ConfigLoader {
                 throw new ConfigException("PROVIDERS_JSON is not valid JSON: " + e.getMessage());
             }
         }
-        RoutingReader.Result routing = new RoutingReader(env).read(routingNode);
+        Duration expectContinueWait =
+                Duration.ofMillis(s.intValue("http.expect_continue_timeout_ms", null, 1000, 1, 60_000));
+        RoutingReader.Result routing = new RoutingReader(env, expectContinueWait).read(routingNode);
         ModerationSettings moderation = ModerationSettings.read(
                 jsonSection(root, "moderation", "MODERATION_JSON"),
                 routing.routing().lanes().keySet());

@@ -1,6 +1,7 @@
 package io.idem.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.provider.ProviderSettings;
 import io.idem.providers.Vendors;
 import io.idem.providers.vendor.VendorDescriptor;
 import java.math.BigDecimal;
@@ -55,6 +56,22 @@ final class ProviderFields {
                     where + ".connect_timeout_ms must be 1..60000, was " + p.get("connect_timeout_ms"));
         }
         return Duration.ofMillis(connectMs);
+    }
+
+    /**
+     * How the provider's POSTs use {@code Expect: 100-continue}: the node's wait ({@code
+     * http.expect_continue_timeout_ms}) and {@code chat_expect_continue}, true or false (absent:
+     * the vendor's default).
+     */
+    static ProviderSettings.ExpectContinue expectContinue(JsonNode p, String where, Duration wait) {
+        JsonNode value = p.get("chat_expect_continue");
+        if (value == null || value.isNull()) {
+            return new ProviderSettings.ExpectContinue(wait, Optional.empty());
+        }
+        if (!value.isBoolean()) {
+            throw new ConfigException(where + ".chat_expect_continue must be true or false, was " + value);
+        }
+        return new ProviderSettings.ExpectContinue(wait, Optional.of(value.asBoolean()));
     }
 
     /** A switch that is on unless set to {@code false}. */

@@ -45,14 +45,18 @@ final class RoutingReader {
             "capabilities",
             "daily_budget_usd",
             // the chat side, read by ChatRoutingReader
-            "chat_models");
+            "chat_models",
+            "chat_expect_continue");
 
     private static final Set<String> PROVIDER_FIELDS = providerFields();
 
     private final Map<String, String> env;
+    private final Duration expectContinueWait;
 
-    RoutingReader(Map<String, String> env) {
+    /** @param expectContinueWait how long a POST waits for {@code 100 Continue} ({@code http.expect_continue_timeout_ms}) */
+    RoutingReader(Map<String, String> env, Duration expectContinueWait) {
         this.env = env;
+        this.expectContinueWait = expectContinueWait;
     }
 
     /** What was read; {@code demo} when no provider was configured and the demo runs instead. */
@@ -61,7 +65,7 @@ final class RoutingReader {
     Result read(JsonNode root) {
         JsonNode providersNode = root.get("providers");
         if (providersNode == null || providersNode.isNull() || providersNode.isEmpty()) {
-            return demo();
+            return demo(expectContinueWait);
         }
         if (!providersNode.isObject()) {
             throw new ConfigException("providers must be a mapping of name to provider, was " + providersNode);
@@ -93,7 +97,7 @@ final class RoutingReader {
             return new Result(
                     new Routing(providers, lanes, defaultLane, adultLanes(root.get("lanes"))),
                     inProcess,
-                    new ChatRoutingReader(env).read(root, providers),
+                    new ChatRoutingReader(env, expectContinueWait).read(root, providers),
                     false);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage(), e);
@@ -119,21 +123,25 @@ final class RoutingReader {
     }
 
     /** The demo: two in-process fake vendors, priced as the fake vendor prices itself. */
-    private static Result demo() {
+    private static Result demo(Duration expectContinueWait) {
         Map<String, ProviderSettings> providers = new LinkedHashMap<>();
         for (String name : List.of("primary", "backup")) {
-            providers.put(name, fake(name));
+            providers.put(name, fake(name, expectContinueWait));
         }
         return new Result(Routing.singleLane(providers), Set.of("primary", "backup"), ChatRoutingReader.demo(), true);
     }
 
-    private static ProviderSettings fake(String name) {
+    private static ProviderSettings fake(String name, Duration expectContinueWait) {
         VendorDescriptor fake = FakeVendor.DESCRIPTOR;
         return new ProviderSettings(
                 name,
                 fake.name(),
                 new ProviderSettings.Endpoint(
-                        fake.defaults().baseUrl(), fake.defaults().keyVariable(), Duration.ofSeconds(2)),
+                        fake.defaults().baseUrl(),
+                        fake.defaults().keyVariable(),
+                        Duration.ofSeconds(2),
+                        Optional.empty(),
+                        new ProviderSettings.ExpectContinue(expectContinueWait, Optional.empty())),
                 fake.defaults().model().orElseThrow(),
                 Map.of(),
                 new PricingModel.PerImage(new BigDecimal("0.04")),
@@ -168,7 +176,8 @@ final class RoutingReader {
                             uri,
                             ProviderFields.keyVariable(p, vendor),
                             connectTimeout,
-                            Optional.ofNullable(text(p, "usage_key_env"))),
+                            Optional.ofNullable(text(p, "usage_key_env")),
+                            ProviderFields.expectContinue(p, where, expectContinueWait)),
                     model,
                     models,
                     pricing,

@@ -48,7 +48,8 @@ public final class JobRequests {
     static final List<String> KINDS =
             java.util.Arrays.stream(JobKind.values()).map(JobKind::wire).toList();
     private static final Pattern SIMULATE = Pattern.compile(
-            "ok|http_503|http_429|refuse|malformed|user_error|policy|auth|timeout|disconnect|lost|slow:[0-9]{1,6}"
+            "ok|http_503|http_429|refuse|malformed|user_error|policy|auth|timeout|disconnect|lost|ignore_expect"
+                    + "|slow:[0-9]{1,6}"
                     + "|rate_limited:[0-9]{1,5}");
     private static final int DEFAULT_TIMEOUT = 60;
 

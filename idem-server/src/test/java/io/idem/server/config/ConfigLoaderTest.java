@@ -200,4 +200,53 @@ class ConfigLoaderTest {
         assertThat(config.credentials()).containsEntry("OPENAI_ADMIN_KEY", "sk-admin-0123456789");
         assertThat(config.secretValues().values()).contains("sk-admin-0123456789");
     }
+
+    @Test
+    void theWaitFor100ContinueIsReadFromTheFileOrTheEnvironmentAndChatAsksPerProvider() throws Exception {
+        Path file = Files.createTempFile("idem", ".yaml");
+        Files.writeString(file, """
+                http:
+                  expect_continue_timeout_ms: 250
+                providers:
+                  img: {adapter: fake, base_url: "http://127.0.0.1:9101", chat_expect_continue: false,
+                        chat_models: [fake-chat]}
+                  gpt: {adapter: openai_chat, api_key_env: OPENAI_KEY, chat_expect_continue: true,
+                        chat_models: {gpt-4o-mini: {model: gpt-4o-mini}}}
+                """);
+        IdemConfig config = new ConfigLoader(Map.of()).load(Optional.of(file));
+        var img = config.routing().providers().get("img").expectContinue();
+        assertThat(img.timeout()).isEqualTo(java.time.Duration.ofMillis(250));
+        assertThat(img.chat()).contains(false);
+        var gpt = config.chat().chatOnlyProviders().get("gpt").expectContinue();
+        assertThat(gpt.timeout()).isEqualTo(java.time.Duration.ofMillis(250));
+        assertThat(gpt.chat()).contains(true);
+
+        ConfigLoader loader = new ConfigLoader(Map.of("IDEM_HTTP_EXPECT_CONTINUE_TIMEOUT_MS", "1500"));
+        IdemConfig byEnvironment = loader.load(Optional.of(file));
+        assertThat(byEnvironment
+                        .routing()
+                        .providers()
+                        .get("img")
+                        .expectContinue()
+                        .timeout())
+                .isEqualTo(java.time.Duration.ofMillis(1500));
+        assertThat(loader.effective())
+                .anySatisfy(setting -> assertThat(setting.path()).isEqualTo("http.expect_continue_timeout_ms"));
+
+        IdemConfig defaults = load(Map.of());
+        assertThat(defaults.routing().providers().get("primary").expectContinue())
+                .isEqualTo(io.idem.core.provider.ProviderSettings.ExpectContinue.DEFAULT);
+    }
+
+    @Test
+    void aBadWaitFor100ContinueOrChatSwitchIsRefusedByName() {
+        assertThatThrownBy(() -> load(Map.of("IDEM_HTTP_EXPECT_CONTINUE_TIMEOUT_MS", "0")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("IDEM_HTTP_EXPECT_CONTINUE_TIMEOUT_MS");
+        assertThatThrownBy(() -> load(Map.of(
+                        "PROVIDERS_JSON",
+                        "{\"providers\": {\"p\": {\"adapter\": \"fake\", \"chat_expect_continue\": \"yes\"}}}")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers.p.chat_expect_continue");
+    }
 }
