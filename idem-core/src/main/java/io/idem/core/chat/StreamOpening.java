@@ -63,10 +63,12 @@ final class StreamOpening {
                     // a role-only chunk: nothing the client could have seen yet
                 }
                 case ChatEvent.Token token -> {
-                    return AttemptEnd.succeeded(lock(book, model, upstream, started, endBy, probe, prompt, token));
+                    return AttemptEnd.succeeded(
+                            lock(book, model, upstream, started, endBy, link, probe, prompt, token));
                 }
                 case ChatEvent.Finished finished -> {
-                    return AttemptEnd.succeeded(lock(book, model, upstream, started, endBy, probe, prompt, finished));
+                    return AttemptEnd.succeeded(
+                            lock(book, model, upstream, started, endBy, link, probe, prompt, finished));
                 }
                 case ChatEvent.Failed failed -> {
                     upstream.close();
@@ -83,11 +85,13 @@ final class StreamOpening {
             ChatStream upstream,
             Instant started,
             Instant endBy,
+            Chain.Link link,
             boolean probe,
             long prompt,
             ChatEvent first) {
         Duration firstToken = Duration.between(started, book.now());
-        return new LockedStream(book, model, upstream, started, endBy, firstToken, probe, prompt, first);
+        return new LockedStream(
+                book, model, upstream, started, endBy, link.streamIdleTimeout(), firstToken, probe, prompt, first);
     }
 
     private static Outcome adapterFault(ChatCall call, RuntimeException e) {
