@@ -62,13 +62,9 @@ final class StreamOpening {
                 case ChatEvent.Token token when !token.substantive() -> {
                     // a role-only chunk: nothing the client could have seen yet
                 }
-                case ChatEvent.Token token -> {
+                case ChatEvent.Token _, ChatEvent.Finished _ -> {
                     return AttemptEnd.succeeded(
-                            lock(book, model, upstream, started, endBy, link, probe, prompt, token));
-                }
-                case ChatEvent.Finished finished -> {
-                    return AttemptEnd.succeeded(
-                            lock(book, model, upstream, started, endBy, link, probe, prompt, finished));
+                            lock(book, model, upstream, started, endBy, link, probe, prompt, event.get()));
                 }
                 case ChatEvent.Failed failed -> {
                     upstream.close();

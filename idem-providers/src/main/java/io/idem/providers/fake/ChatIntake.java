@@ -44,16 +44,12 @@ final class ChatIntake {
                 Reply.json(
                         500,
                         error("server_error", "server_error", "the server had an error while processing your request"));
-            case ChatMode.Fixed.CONTEXT_LENGTH -> {
-                body.read();
-                yield Reply.json(
-                        400,
-                        error(
-                                "invalid_request_error",
-                                "context_length_exceeded",
-                                "This model's maximum context length is 8192 tokens. However, your messages resulted"
-                                        + " in more tokens. Please reduce the length of the messages."));
-            }
+            case ChatMode.Fixed.CONTEXT_LENGTH ->
+                badRequest(
+                        body,
+                        "context_length_exceeded",
+                        "This model's maximum context length is 8192 tokens. However, your messages resulted"
+                                + " in more tokens. Please reduce the length of the messages.");
             case ChatMode.Fixed.HTTP_429 ->
                 Reply.json(429, error("requests", "rate_limit_exceeded", "rate limit reached for requests"));
             case ChatMode.RateLimited limited ->
@@ -64,20 +60,10 @@ final class ChatIntake {
                                 Long.toString(limited.retryAfter().toSeconds())));
             case ChatMode.Fixed.AUTH ->
                 Reply.json(401, error("invalid_request_error", "invalid_api_key", "incorrect API key provided"));
-            case ChatMode.Fixed.USER_ERROR -> {
-                body.read();
-                yield Reply.json(
-                        400, error("invalid_request_error", "invalid_value", "'messages' is not valid for this model"));
-            }
-            case ChatMode.Fixed.POLICY -> {
-                body.read();
-                yield Reply.json(
-                        400,
-                        error(
-                                "invalid_request_error",
-                                "content_policy_violation",
-                                "the prompt was flagged by the safety system"));
-            }
+            case ChatMode.Fixed.USER_ERROR ->
+                badRequest(body, "invalid_value", "'messages' is not valid for this model");
+            case ChatMode.Fixed.POLICY ->
+                badRequest(body, "content_policy_violation", "the prompt was flagged by the safety system");
             case ChatMode.Fixed.OK,
                     ChatMode.Fixed.NO_DONE,
                     ChatMode.Fixed.NO_USAGE,
@@ -207,6 +193,13 @@ final class ChatIntake {
     private Reply billThen(String id, ChatAsk ask, long completionTokens, Reply reply) {
         book.bill(id, ask.model(), ask.promptTokens(), completionTokens);
         return reply;
+    }
+
+    /** A 400 after the request was read, as a vendor that looked at it answers. */
+    private static Reply badRequest(RequestBody body, String code, String message)
+            throws IOException, MalformedRequestException {
+        body.read();
+        return Reply.json(400, error("invalid_request_error", code, message));
     }
 
     private static ErrorBody error(String type, String code, String message) {

@@ -32,6 +32,18 @@ class ChatRetriesTest {
             assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
             ChatCalls.awaitAudit(server);
             assertThat(audited(server)).isEqualTo("1 fake-chat-a unavailable no,2 fake-chat-a served yes");
+
+            long again = System.nanoTime();
+            var longer = ChatCalls.call(
+                    server,
+                    TestServer.ADMIN_KEY,
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"rate_limited:2,ok\"}");
+            assertThat(longer.body().at("/idem/served_model").asText())
+                    .as(longer.raw())
+                    .isEqualTo("fake-chat-a");
+            assertThat(Duration.ofNanos(System.nanoTime() - again))
+                    .as("the vendor's Retry-After, not a fixed backoff")
+                    .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         }
     }
 
