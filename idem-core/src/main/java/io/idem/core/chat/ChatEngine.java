@@ -15,9 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a chat call along its chain (DESIGN §5): one attempt per model, in order, each through the
- * provider gate shared with jobs (budget, then breaker), failing over only as {@link FailoverRule}
- * allows and only within the chain's deadline. A stream is pulled until its first content token
+ * Runs a chat call along its chain (DESIGN §5): each model in order, each attempt through the
+ * provider gate shared with jobs (budget, then breaker), a model tried again only after a failure
+ * known to be unbilled ({@link Retries}), failing over only as {@link FailoverRule} allows and only
+ * within the chain's deadline; after a context-length refusal, models known to be too small are
+ * skipped ({@link ContextRefusal}). A stream is pulled until its first content token
  * before anything reaches the client, so a failure before it fails over invisibly; the returned
  * {@link LockedStream} carries the rest. Every attempt is audited and every failover is an {@code
  * api:model_failover} event. Thread-safe: each call runs on its caller's thread.

@@ -68,6 +68,24 @@ class ChatRetriesTest {
     }
 
     @Test
+    void aStreamRefusedBeforeItsFirstTokenIsRetriedToo() {
+        try (TestServer server = TestServer.start()) {
+            var reply = ChatCalls.call(
+                    server,
+                    TestServer.ADMIN_KEY,
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":true,"
+                            + "\"simulate\":{\"fake-chat-a\":\"http_503,ok\"}");
+            assertThat(reply.raw()).endsWith("data: [DONE]\n\n");
+            assertThat(reply.header("Idem-Served-Model")).isEqualTo("fake-chat-a");
+            assertThat(reply.header("Idem-Attempts"))
+                    .startsWith("\"fake-chat-a\";provider=\"primary\";outcome=unavailable;status=503;")
+                    .doesNotContain("fake-chat-b");
+            assertThat(ChatCalls.text(ChatCalls.frames(reply.raw())))
+                    .isEqualTo("Hello from fake-chat-a. You said: hi there");
+        }
+    }
+
+    @Test
     void aRetryWhoseWaitWouldPassTheDeadlineFailsOverAtOnce() {
         try (TestServer server = TestServer.start()) {
             long started = System.nanoTime();
