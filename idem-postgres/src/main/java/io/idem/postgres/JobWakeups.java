@@ -1,7 +1,6 @@
 package io.idem.postgres;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -74,7 +73,7 @@ public final class JobWakeups implements AutoCloseable {
 
     private void listen() {
         while (running) {
-            try (Connection c = DriverManager.getConnection(db.jdbcUrl())) {
+            try (Connection c = db.listenConnection()) {
                 try (Statement st = c.createStatement()) {
                     st.execute("LISTEN " + CHANNEL);
                     for (String channel : channels.keySet()) {

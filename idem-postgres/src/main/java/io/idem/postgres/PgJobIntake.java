@@ -69,8 +69,9 @@ public final class PgJobIntake implements JobIntake {
     @Override
     public Accepted accept(String owner, UUID apiKeyId, JobSpec spec, IdempotencyClaim key, Instant now) {
         UUID jobId = UUID.randomUUID();
+        // accepts share commits with each other's (each returns only once its own job is durable)
         if (key == null) {
-            return db.withConnection(c -> {
+            return db.inSharedTransaction(c -> {
                 try (PreparedStatement ps = c.prepareStatement(ACCEPT)) {
                     int next = bindJob(c, ps, 1, jobId, owner, apiKeyId, spec, now);
                     bindEvent(c, ps, next, owner, spec);
@@ -79,7 +80,7 @@ public final class PgJobIntake implements JobIntake {
                 }
             });
         }
-        return db.inTransaction(c -> {
+        return db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(ACCEPT_WITH_KEY)) {
                 ps.setBytes(1, key.digest());
                 ps.setString(2, owner);

@@ -28,7 +28,9 @@ import java.util.UUID;
 /**
  * The engine's job storage on PostgreSQL (DESIGN §4). Claims and sweeps are single statements with
  * {@code SKIP LOCKED} (a claim takes no job before its {@code not_before}); every job write names the lease token and reads its row count (0 = the lease
- * is gone); attempt outcomes are written unfenced so a late result always lands.
+ * is gone); attempt outcomes are written unfenced so a late result always lands. The hot writes of
+ * a running job (write-ahead, submitted, settle, fail) share commits with other jobs' ({@link
+ * Database#inSharedTransaction}): each returns only once its own rows are durable.
  */
 public final class PgJobQueueStore implements JobQueueStore {
     private final Database db;
@@ -108,7 +110,7 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public AheadResult writeAhead(Lease lease, AttemptDraft draft, Instant now) {
-        return db.withConnection(c -> {
+        return db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(WRITE_AHEAD)) {
                 ps.setObject(1, draft.attemptId());
                 ps.setString(2, draft.provider());
@@ -159,7 +161,7 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public void markSubmitted(UUID attemptId, String providerRequestId) {
-        db.withConnection(c -> {
+        db.inSharedTransaction(c -> {
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE provider_attempts SET status = 'submitted', provider_request_id = ? WHERE id = ? AND status = 'sending'")) {
                 ps.setString(1, providerRequestId);
@@ -186,7 +188,7 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public boolean settle(Lease lease, Settlement settlement, String actor, Instant now) {
-        return db.inTransaction(c -> {
+        return db.inSharedTransaction(c -> {
             recordOutcome(c, settlement, now);
             if (settlement.move() instanceof JobMove.Succeed succeed) {
                 insertAssets(c, settlement.attemptId(), succeed.assets(), now);
@@ -232,7 +234,7 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public boolean finish(Lease lease, JobMove.Fail failure, String actor, Instant now) {
-        return db.inTransaction(c -> transitions.fail(c, lease, failure, actor, now));
+        return db.inSharedTransaction(c -> transitions.fail(c, lease, failure, actor, now));
     }
 
     @Override

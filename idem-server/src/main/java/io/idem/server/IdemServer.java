@@ -23,9 +23,11 @@ import io.idem.server.chat.TrafficRecorder;
 import io.idem.server.config.IdemConfig;
 import io.idem.server.hooks.WebhookLinks;
 import io.idem.server.http.HttpServer;
+import io.idem.server.jobs.JobDesk;
 import io.idem.server.metrics.GateState;
 import io.idem.server.metrics.Metrics;
 import io.idem.server.redaction.NodeRedaction;
+import io.idem.server.review.ReviewDesk;
 import io.idem.server.webhooks.EventWebhooks;
 import io.idem.server.webhooks.SigningSecrets;
 import io.idem.server.wiring.Engine;
@@ -39,6 +41,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,12 +64,39 @@ public final class IdemServer implements AutoCloseable {
     private HttpServer http;
     private HttpServer managementPort;
 
+    private JobDesk desk;
+    private ReviewDesk review;
+    private FileAssetStore assets;
+
     private IdemServer() {}
 
+    /**
+     * What an embedding service hands a node instead of a database URL and the wall clock (the
+     * {@code idem-embedded} module): its own pool, which the node migrates and leaves open, and the
+     * clock the node reads. An embedded node serves no HTTP and creates no admin key; its chat side
+     * and job desk are reached in process ({@link #desk()}, {@link #review()}, {@link #chat()}).
+     * Immutable.
+     */
+    public record Embedding(DataSource dataSource, Clock clock) {
+        public Embedding {
+            java.util.Objects.requireNonNull(dataSource, "dataSource");
+            java.util.Objects.requireNonNull(clock, "clock");
+        }
+    }
+
     public static IdemServer start(IdemConfig config, PrintStream console) {
+        return launch(config, console, null);
+    }
+
+    /** Starts a node inside an embedding service: no HTTP, no admin key, on its pool and clock. */
+    public static IdemServer embed(IdemConfig config, Embedding embedding) {
+        return launch(config, new PrintStream(PrintStream.nullOutputStream()), embedding);
+    }
+
+    private static IdemServer launch(IdemConfig config, PrintStream console, Embedding embedding) {
         IdemServer server = new IdemServer();
         try {
-            server.boot(config, console);
+            server.boot(config, console, embedding);
             return server;
         } catch (RuntimeException e) {
             server.close();
@@ -74,10 +104,10 @@ public final class IdemServer implements AutoCloseable {
         }
     }
 
-    private void boot(IdemConfig config, PrintStream console) {
-        log.info("starting Idem: {}", config.describe());
-        Clock clock = Clock.systemUTC();
-        database = resources.push(openDatabase(config));
+    private void boot(IdemConfig config, PrintStream console, Embedding embedding) {
+        log.info("starting Idem{}: {}", embedding == null ? "" : " (embedded)", config.describe());
+        Clock clock = embedding == null ? Clock.systemUTC() : embedding.clock();
+        database = resources.push(embedding == null ? openDatabase(config) : Database.over(embedding.dataSource()));
         ServerSecret secret = config.secrets()
                 .secret()
                 .map(ServerSecret::of)
@@ -89,8 +119,10 @@ public final class IdemServer implements AutoCloseable {
         Engine.Vendor vendor = new Engine.Vendor(config.credentials()::get, redactor, metrics);
         Routing routing = withInProcessFakes(config);
         KeyService keys = new KeyService(stores.keys(), clock);
-        bootstrapAdmin(config, keys, console);
-        var assets = new FileAssetStore(config.storage().dataDir().resolve("assets"));
+        if (embedding == null) {
+            bootstrapAdmin(config, keys, console);
+        }
+        assets = new FileAssetStore(config.storage().dataDir().resolve("assets"));
         engine = resources.push(Engine.build(new Engine.Parts(
                 config,
                 stores,
@@ -102,19 +134,13 @@ public final class IdemServer implements AutoCloseable {
                 vendor)));
         if (config.role().servesApi()) {
             chat = startChat(config, stores, routing, secret, clock, vendor);
-            http = resources.push(HttpApi.start(
-                    config,
-                    new HttpApi.Parts(
-                            stores,
-                            engine,
-                            keys,
-                            secret,
-                            routing,
-                            assets,
-                            chat,
-                            clock,
-                            this::databaseReachable,
-                            metrics)));
+            var parts = new HttpApi.Parts(
+                    stores, engine, keys, secret, routing, assets, chat, clock, this::databaseReachable, metrics);
+            desk = HttpApi.desk(config, parts);
+            review = HttpApi.review(parts);
+            if (embedding == null) {
+                http = resources.push(HttpApi.start(config, parts));
+            }
         }
         java.util.Set<String> providers = watch(config, metrics, stores, routing, clock);
         Stores.Watch watched = stores.watch();
@@ -130,7 +156,7 @@ public final class IdemServer implements AutoCloseable {
                 .ifPresent(
                         port -> managementPort = resources.push(HttpApi.startManagement(config, keys, metrics, port)));
         engine.start();
-        log.info("Idem is ready{}", http == null ? " (worker only)" : " on " + http.baseUrl());
+        log.info("Idem is ready{}", http != null ? " on " + http.baseUrl() : chat == null ? " (worker only)" : "");
     }
 
     /** Event webhooks: this node's dispatcher over the shared outbox, and the purge of its old deliveries. */
@@ -310,8 +336,28 @@ public final class IdemServer implements AutoCloseable {
         return http.baseUrl();
     }
 
+    /** The routes the API port serves (none on a worker-only node). */
+    public java.util.List<HttpServer.Route> routes() {
+        return http == null ? java.util.List.of() : http.routes();
+    }
+
     public Database database() {
         return database;
+    }
+
+    /** How jobs are read, accepted and looked up (null on a worker-only node). */
+    public JobDesk desk() {
+        return desk;
+    }
+
+    /** Where delivered results are kept. */
+    public io.idem.core.spi.AssetStore assets() {
+        return assets;
+    }
+
+    /** The review queue and its decisions (null on a worker-only node). */
+    public ReviewDesk review() {
+        return review;
     }
 
     /** The in-process fake vendors by provider name (the demo's "invoices"). */

@@ -85,14 +85,10 @@ public final class ChatApi {
             }
             case ChatIdempotency.Entry.Run run -> hold = run.hold();
         }
-        ChatCaller chatCaller = new ChatCaller(
-                UUID.randomUUID(),
+        ChatCaller chatCaller = caller(
+                call,
                 Optional.of(caller.key().id()),
                 caller.owner(),
-                call.lane(),
-                routing.unconfirmed(call.lane()),
-                call.simulate(),
-                call.maxCostUsd(),
                 caller.key().dailyBudgetUsd().isPresent()
                         || caller.key().monthlyBudgetUsd().isPresent());
         Optional<ChatIdempotencyStore.Answer> answer = Optional.empty();
@@ -105,6 +101,38 @@ public final class ChatApi {
             hold.ifPresent(h -> idempotency.end(h, ended));
         }
         answer.ifPresent(served -> traffic.answered(call.request(), served));
+    }
+
+    private ChatCaller caller(ParsedCall call, Optional<UUID> keyId, String owner, boolean keyBudgeted) {
+        return new ChatCaller(
+                UUID.randomUUID(),
+                keyId,
+                owner,
+                call.lane(),
+                routing.unconfirmed(call.lane()),
+                call.simulate(),
+                call.maxCostUsd(),
+                keyBudgeted);
+    }
+
+    /**
+     * A plain call made in process for {@code owner} (the embedding API): {@code body} is read as
+     * the route reads it (chain, vendor fields, {@code simulate}, {@code max_cost_usd}) and runs on
+     * the same engine, breakers and audit; there is no key, so no key defaults, budget or replay.
+     *
+     * @throws ApiError 400 as the route would answer the body, and for {@code stream: true} (an
+     *     in-process call is plain)
+     */
+    public ChainResult call(JsonNode body, String owner) {
+        long started = System.nanoTime();
+        ParsedCall call = reader.read(body, Optional.empty());
+        if (call.stream()) {
+            throw ApiError.badRequest("stream_not_supported", "an in-process chat call is plain; stream must be false");
+        }
+        ChainResult result =
+                engine.complete(call.chain(), call.request(), caller(call, Optional.empty(), owner, false));
+        timings.ended(Duration.ofNanos(System.nanoTime() - started), result.attempts());
+        return result;
     }
 
     private ChatIdempotencyStore.Answer plain(Context ctx, ParsedCall call, ChatCaller caller, long started) {

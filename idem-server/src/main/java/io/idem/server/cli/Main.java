@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         name = "idem",
         mixinStandardHelpOptions = true,
         scope = CommandLine.ScopeType.INHERIT,
-        version = "idem 0.1.0",
+        version = "idem 0.2.0",
         description = "Billing-safe failover gateway for paid AI generation.",
         subcommands = {
             ServeCommand.class,

@@ -39,6 +39,18 @@ public final class HttpServer implements AutoCloseable {
         return new HttpServer(app, settings.host());
     }
 
+    /** One registered HTTP route: its method and its path template as registered. */
+    public record Route(String method, String path) {}
+
+    /** The HTTP routes this server serves (before, after and error handlers are not routes). */
+    public List<Route> routes() {
+        return app.unsafe.internalRouter.allHttpHandlers().stream()
+                .map(parsed -> parsed.endpoint)
+                .filter(endpoint -> endpoint.method.isHttpMethod())
+                .map(endpoint -> new Route(endpoint.method.name(), endpoint.path))
+                .toList();
+    }
+
     public int port() {
         return app.port();
     }

@@ -79,11 +79,33 @@ public final class Submissions {
 
     /** Accepts a job under a client's key ({@code null}: none), as the console submits it. */
     public JobIntake.Accepted submit(Caller caller, JobSpec spec, String idempotencyKey) {
-        JobIntake.IdempotencyClaim claim = idempotencyKey == null
+        return accept(
+                caller,
+                spec,
+                claim(caller.owner(), spec, idempotencyKey),
+                clock.instant().truncatedTo(ChronoUnit.MICROS));
+    }
+
+    /**
+     * Accepts a job of {@code owner} that no API key submits (the embedding API's), under {@code
+     * idempotencyKey} ({@code null}: none) digested exactly as an {@code Idempotency-Key} of that
+     * owner is, so the same key and request replays across both.
+     */
+    public JobIntake.Accepted submitAs(String owner, JobSpec spec, String idempotencyKey) {
+        IdempotencyKey.check(idempotencyKey);
+        return admit(
+                owner,
+                null,
+                spec,
+                claim(owner, spec, idempotencyKey),
+                clock.instant().truncatedTo(ChronoUnit.MICROS));
+    }
+
+    private JobIntake.IdempotencyClaim claim(String owner, JobSpec spec, String idempotencyKey) {
+        return idempotencyKey == null
                 ? null
                 : new JobIntake.IdempotencyClaim(
-                        secret.hmac("idempotency", caller.owner(), idempotencyKey), JobRequests.hash(spec), retention);
-        return accept(caller, spec, claim, clock.instant().truncatedTo(ChronoUnit.MICROS));
+                        secret.hmac("idempotency", owner, idempotencyKey), JobRequests.hash(spec), retention);
     }
 
     private JobIntake.IdempotencyClaim implicit(
@@ -98,7 +120,13 @@ public final class Submissions {
 
     private JobIntake.Accepted accept(Caller caller, JobSpec spec, JobIntake.IdempotencyClaim claim, Instant now) {
         budget.check(caller);
-        JobIntake.Accepted accepted = intake.accept(caller.owner(), caller.key().id(), spec, claim, now);
+        return admit(caller.owner(), caller.key().id(), spec, claim, now);
+    }
+
+    /** Durable intake, then a wake-up for the workers when the job is new. */
+    private JobIntake.Accepted admit(
+            String owner, java.util.UUID apiKeyId, JobSpec spec, JobIntake.IdempotencyClaim claim, Instant now) {
+        JobIntake.Accepted accepted = intake.accept(owner, apiKeyId, spec, claim, now);
         if (accepted instanceof JobIntake.Accepted.Created) {
             wakeWorkers.run();
         }

@@ -3,16 +3,9 @@ package io.idem.server.review;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.Job;
-import io.idem.core.domain.JobState;
 import io.idem.core.domain.ReviewAction;
 import io.idem.core.domain.Role;
-import io.idem.core.engine.Reconciler;
 import io.idem.core.outcome.GenerationResult;
-import io.idem.core.spi.AssetStore;
-import io.idem.core.spi.JobReads;
-import io.idem.core.spi.ReviewCase;
-import io.idem.core.spi.ReviewStore;
-import io.idem.core.spi.StoredAsset;
 import io.idem.server.assets.AssetLinks;
 import io.idem.server.http.ApiError;
 import io.idem.server.http.Auth;
@@ -23,8 +16,6 @@ import io.idem.server.jobs.JobJson;
 import io.idem.server.jobs.JobsApi;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -32,31 +23,18 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Optional;
 
-/** The review queue and operator decisions: reconcile now, retry, fail, confirm_result. */
+/** The review queue and operator decisions over {@link ReviewDesk}: reconcile now, retry, fail, confirm_result. */
 public final class ReviewApi implements Feature {
     private final Auth auth;
-    private final JobReads reads;
-    private final ReviewStore review;
-    private final Reconciler reconciler;
-    private final AssetStore assets;
+    private final ReviewDesk desk;
     private final AssetLinks links;
     private final InstantSource clock;
 
-    public ReviewApi(
-            Auth auth,
-            JobReads reads,
-            ReviewStore review,
-            Reconciler reconciler,
-            AssetStore assets,
-            AssetLinks links,
-            InstantSource clock) {
+    public ReviewApi(Auth auth, ReviewDesk desk, AssetLinks links, InstantSource clock) {
         this.auth = auth;
-        this.reads = reads;
-        this.review = review;
-        this.reconciler = reconciler;
-        this.assets = assets;
+        this.desk = desk;
         this.links = links;
         this.clock = clock;
     }
@@ -72,7 +50,7 @@ public final class ReviewApi implements Feature {
         auth.require(ctx, Role.OPERATOR, Role.ADMIN);
         var now = clock.instant();
         List<Map<String, Object>> data = new ArrayList<>();
-        for (Job job : reads.reviewQueue(200)) {
+        for (Job job : desk.queue(200)) {
             Map<String, Object> item = new LinkedHashMap<>();
             item.put("id", job.id().toString());
             item.put("owner", job.owner());
@@ -96,23 +74,11 @@ public final class ReviewApi implements Feature {
         Json.write(ctx, Map.of("data", data));
     }
 
-    private Job parked(Context ctx, Caller caller) {
-        Job job = reads.find(JobsApi.jobId(ctx), caller.ownerScope()).orElseThrow(() -> ApiError.notFound("job"));
-        if (job.state() != JobState.MANUAL_REVIEW) {
-            throw new ApiError(409, "job_not_in_review", "job is " + job.state().wire() + ", not manual_review");
-        }
-        return job;
-    }
-
     private void reconcile(Context ctx) {
         Caller caller = auth.require(ctx, Role.OPERATOR, Role.ADMIN);
-        Job job = parked(ctx, caller);
-        Reconciler.Verdict verdict = reconciler.reconcileNow(job.id(), caller.actor());
-        if (verdict == Reconciler.Verdict.NOT_HELD) {
-            throw new ApiError(409, "reconcile_in_progress", "another node is reconciling this job; try again shortly");
-        }
-        Map<String, Object> body = JobJson.job(reads.find(job.id(), null).orElseThrow(), links, JobsApi.baseUrl(ctx));
-        body.put("reconcile", verdict.name().toLowerCase(java.util.Locale.ROOT));
+        ReviewDesk.Reconciled reconciled = desk.reconcile(JobsApi.jobId(ctx), caller.ownerScope(), caller.actor());
+        Map<String, Object> body = JobJson.job(reconciled.job(), links, JobsApi.baseUrl(ctx));
+        body.put("reconcile", reconciled.verdict().name().toLowerCase(java.util.Locale.ROOT));
         Json.write(ctx, body);
     }
 
@@ -123,37 +89,13 @@ public final class ReviewApi implements Feature {
                 .orElseThrow(
                         () -> ApiError.badRequest("invalid_action", "action must be one of " + ReviewAction.choices()));
         String note = Json.text(body, "note", null);
-        if (note == null || note.isBlank() || note.length() > 2000) {
-            throw ApiError.badRequest("missing_note", "a note of 1..2000 characters is required for every decision");
-        }
-        Job job = parked(ctx, caller);
-        var now = clock.instant();
-        boolean moved = switch (action) {
-            case RETRY -> review.resolveRetry(job.id(), caller.actor(), note, now);
-            case FAIL -> review.resolveFail(job.id(), caller.actor(), note, now);
-            case CONFIRM_RESULT -> confirm(job, body.get("result"), caller, note);
-        };
-        if (!moved) {
-            Job current = reads.find(job.id(), null).orElseThrow();
-            throw current.state() == JobState.MANUAL_REVIEW
-                    ? new ApiError(409, "reconcile_in_progress", "a reconcile holds this job; try again shortly")
-                    : new ApiError(
-                            409,
-                            "job_not_in_review",
-                            "job is " + current.state().wire() + ", not manual_review");
-        }
-        Json.write(ctx, JobJson.job(reads.find(job.id(), null).orElseThrow(), links, JobsApi.baseUrl(ctx)));
-    }
-
-    private boolean confirm(Job job, JsonNode result, Caller caller, String note) {
-        Attempt attempt = ReviewCase.pendingAttemptOf(job)
-                .orElseThrow(() -> new ApiError(
-                        409, "no_pending_attempt", "this job has no attempt whose result could be confirmed"));
-        List<StoredAsset> saved = List.of();
-        if (result != null && !result.isNull()) {
-            saved = save(attempt.id(), media(result));
-        }
-        return review.resolveConfirm(job.id(), saved, attempt.id(), caller.actor(), note, clock.instant());
+        JsonNode result = body.get("result");
+        Optional<List<GenerationResult.Media>> media =
+                action == ReviewAction.CONFIRM_RESULT && result != null && !result.isNull()
+                        ? Optional.of(media(result))
+                        : Optional.empty();
+        Job job = desk.resolve(JobsApi.jobId(ctx), caller.ownerScope(), action, note, media, caller.actor());
+        Json.write(ctx, JobJson.job(job, links, JobsApi.baseUrl(ctx)));
     }
 
     private static List<GenerationResult.Media> media(JsonNode result) {
@@ -175,16 +117,5 @@ public final class ReviewApi implements Feature {
             }
         }
         return media;
-    }
-
-    private List<StoredAsset> save(UUID attemptId, List<GenerationResult.Media> media) {
-        try {
-            return assets.save(attemptId, new GenerationResult(media));
-        } catch (IOException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("refusing")) {
-                throw ApiError.badRequest("invalid_result", e.getMessage());
-            }
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -29,11 +29,13 @@ import io.idem.server.metrics.Metrics;
 import io.idem.server.metrics.MetricsApi;
 import io.idem.server.models.ModelCatalog;
 import io.idem.server.models.ModelsApi;
+import io.idem.server.openapi.OpenApiDocument;
 import io.idem.server.outbound.OutboundUrls;
 import io.idem.server.providers.ProviderFacts;
 import io.idem.server.providers.ProvidersApi;
 import io.idem.server.providers.RouteCheckApi;
 import io.idem.server.review.ReviewApi;
+import io.idem.server.review.ReviewDesk;
 import io.idem.server.status.StatusApi;
 import io.idem.server.status.StatusBoard;
 import io.idem.server.webhooks.SigningSecrets;
@@ -79,11 +81,9 @@ public final class HttpApi {
         AssetLinks links = new AssetLinks(parts.secret());
         var jobStores = parts.stores().jobs();
         var reads = jobStores.reads();
-        // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
         var outbound = new OutboundUrls(config.webhooks().allowPrivateUrls());
-        var requests = new JobRequests(
-                parts.routing(), config.credentials()::get, config.engine().deferral(), outbound);
-        var desk = new JobDesk(requests, submissions(config, parts), reads, links);
+        var desk = desk(config, parts);
+        var requests = desk.requests();
         Engine engine = parts.engine();
         var facts = facts(config, parts);
         long maxBytes = config.http().maxRequestBytes();
@@ -97,8 +97,7 @@ public final class HttpApi {
                         new SigningSecrets(parts.secret()),
                         outbound,
                         parts.clock()),
-                new ReviewApi(
-                        auth, reads, jobStores.review(), engine.reconciler(), parts.assets(), links, parts.clock()),
+                new ReviewApi(auth, review(parts), links, parts.clock()),
                 new CancelApi(auth, reads, engine.canceller(), links),
                 new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
                 new ProvidersApi(auth, facts),
@@ -124,7 +123,33 @@ public final class HttpApi {
                         parts.clock()),
                 new io.idem.server.statictier.StaticTierApi(
                         auth, parts.stores().watch().traffic(), config.storage().answerRetention(), parts.clock()),
-                new Probes(parts.ready()));
+                new Probes(parts.ready()),
+                new OpenApiDocument());
+    }
+
+    /**
+     * How jobs are read, accepted, looked up and linked, for the routes and for an embedded node
+     * alike.
+     */
+    public static JobDesk desk(IdemConfig config, Parts parts) {
+        // The keys adapters read, so a provider counts as keyed exactly when its adapter can call it.
+        var requests = new JobRequests(
+                parts.routing(),
+                config.credentials()::get,
+                config.engine().deferral(),
+                new OutboundUrls(config.webhooks().allowPrivateUrls()));
+        return new JobDesk(
+                requests, submissions(config, parts), parts.stores().jobs().reads(), new AssetLinks(parts.secret()));
+    }
+
+    /** The review queue and its decisions, for the routes and for an embedded node alike. */
+    public static ReviewDesk review(Parts parts) {
+        return new ReviewDesk(
+                parts.stores().jobs().reads(),
+                parts.stores().jobs().review(),
+                parts.engine().reconciler(),
+                parts.assets(),
+                parts.clock());
     }
 
     /** The operator console, over the same desk, provider facts and stores as {@code /v1}. */

@@ -1,0 +1,199 @@
+package io.idem.postgres;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+
+/**
+ * Synchronous group commit: many callers' small transactions run in one database transaction and
+ * share its commit, and each caller returns only once that commit is durable, with its own result.
+ * Under load the next batch gathers while the current one commits, so a batch costs one commit
+ * (one WAL flush) for as many callers as arrived meanwhile; at rest a caller waits for nothing but
+ * its own statements.
+ *
+ * <p>A work that throws, or waits more than a second for another transaction's row lock, makes its
+ * batch roll back; then every caller of that batch runs its work again alone, in its own
+ * transaction on its own thread, so one caller's error or wait never becomes another's and never
+ * changes what is written: all of a work lands or none of it does, exactly as in {@link
+ * Database#inTransaction}. A failed commit fails every caller of the batch, as a failed commit of
+ * their own would.
+ *
+ * <p>Works must not commit, roll back or change the connection's settings, and must not rely on not
+ * seeing the changes of works before them in the batch (each names its own rows: a job's lease,
+ * an attempt id). Thread-safe.
+ */
+final class SharedCommits implements AutoCloseable {
+    /** What a caller gets instead of a result when its batch rolled back: run the work yourself. */
+    private static final Object ALONE = new Object();
+
+    /** Bounds a batch's wait for another transaction's row lock (the callers then wait alone). */
+    private static final String BATCH_LOCK_TIMEOUT = "SET LOCAL lock_timeout = '1s'";
+
+    /** One caller's work, its result once it ran in the batch, and the caller's wait. */
+    private static final class Pending<T> {
+        final Database.SqlWork<T> work;
+        final CompletableFuture<Object> done = new CompletableFuture<>();
+        private T result;
+
+        Pending(Database.SqlWork<T> work) {
+            this.work = work;
+        }
+
+        void run(Connection connection) throws SQLException {
+            result = work.run(connection);
+        }
+
+        /** The batch committed: the caller gets what its work returned. */
+        void committed() {
+            done.complete(result);
+        }
+
+        void failed(RuntimeException e) {
+            done.completeExceptionally(e);
+        }
+
+        /** The batch rolled back before its commit: the caller runs its work in its own transaction. */
+        void runAlone() {
+            done.complete(ALONE);
+        }
+    }
+
+    private final Database db;
+    private final DataSource pool;
+    private final int maxBatch;
+    private final LinkedBlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
+    private final List<Thread> writers = new ArrayList<>();
+    private final AtomicLong commits = new AtomicLong();
+    private final AtomicLong works = new AtomicLong();
+    private volatile boolean closing;
+
+    /** Starts {@code writers} writer threads, each committing up to {@code maxBatch} works at once. */
+    SharedCommits(Database db, int writers, int maxBatch) {
+        if (writers < 1 || maxBatch < 1) {
+            throw new IllegalArgumentException("need writers >= 1 and maxBatch >= 1, was " + writers + ", " + maxBatch);
+        }
+        this.db = db;
+        this.pool = db.dataSource();
+        this.maxBatch = maxBatch;
+        for (int i = 0; i < writers; i++) {
+            this.writers.add(
+                    Thread.ofPlatform().daemon().name("idem-shared-commit-" + i).start(this::run));
+        }
+    }
+
+    /**
+     * Runs {@code work} in a transaction it may share with others, and returns its result once that
+     * transaction is committed. Throws {@link UnableToQueryException} when the database refused it.
+     */
+    <T> T run(Database.SqlWork<T> work) {
+        if (closing) {
+            return db.inTransaction(work);
+        }
+        Pending<T> pending = new Pending<>(work);
+        queue.add(pending);
+        Object answer;
+        try {
+            answer = pending.done.join(); // a commit takes milliseconds; the caller's interrupt stays set
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+        if (answer == ALONE) {
+            return db.inTransaction(work);
+        }
+        @SuppressWarnings("unchecked") // what this caller's own work returned
+        T result = (T) answer;
+        return result;
+    }
+
+    /** Transactions committed so far, and the works they carried (for benchmarks and tests). */
+    long commits() {
+        return commits.get();
+    }
+
+    long works() {
+        return works.get();
+    }
+
+    private void run() {
+        List<Pending<?>> batch = new ArrayList<>(maxBatch);
+        while (!closing || !queue.isEmpty()) {
+            try {
+                Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, maxBatch - 1);
+                commit(batch);
+            } catch (InterruptedException e) {
+                closing = true;
+            } catch (RuntimeException e) {
+                batch.forEach(p -> p.failed(e));
+            } finally {
+                batch.clear();
+            }
+        }
+    }
+
+    private void commit(List<Pending<?>> batch) {
+        boolean worksRan = false;
+        try (Connection connection = pool.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                try (var statement = connection.createStatement()) {
+                    statement.execute(BATCH_LOCK_TIMEOUT);
+                }
+                for (Pending<?> pending : batch) {
+                    pending.run(connection);
+                }
+                worksRan = true;
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (!worksRan) {
+                // a work failed (or waited too long for a lock) before the commit, and the rollback
+                // undid them all: each caller runs its own again, alone, on its own thread
+                batch.forEach(Pending::runAlone);
+                return;
+            }
+            RuntimeException failure =
+                    e instanceof RuntimeException r ? r : new UnableToQueryException((SQLException) e);
+            batch.forEach(p -> p.failed(failure));
+            return;
+        }
+        commits.incrementAndGet();
+        works.addAndGet(batch.size());
+        batch.forEach(Pending::committed);
+    }
+
+    @Override
+    public void close() {
+        closing = true;
+        for (Thread writer : writers) {
+            try {
+                writer.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        for (Pending<?> left = queue.poll(); left != null; left = queue.poll()) {
+            left.runAlone();
+        }
+    }
+}

@@ -1,0 +1,170 @@
+package io.idem.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Shared commits on real PostgreSQL: concurrent callers share transactions and each gets its own
+ * result only once its rows are committed; a caller whose work fails fails alone and leaves nothing
+ * behind, while the others of its batch still land.
+ */
+class SharedCommitsTest {
+    private static Database db;
+
+    @BeforeAll
+    static void open() {
+        db = TestDatabases.fresh();
+        db.withConnection(
+                c -> c.createStatement().execute("CREATE TABLE shared_rows (n int PRIMARY KEY, tx bigint NOT NULL)"));
+    }
+
+    @AfterAll
+    static void close() {
+        db.close();
+    }
+
+    /** Inserts row {@code n} with the id of the transaction it ran in; returns that id. */
+    private static long insert(int n) {
+        return db.inSharedTransaction(c -> {
+            try (PreparedStatement ps =
+                    c.prepareStatement("INSERT INTO shared_rows (n, tx) VALUES (?, txid_current()) RETURNING tx")) {
+                ps.setInt(1, n);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+    }
+
+    private static boolean committed(int n) {
+        // a separate connection sees only what is committed
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM shared_rows WHERE n = ?")) {
+                ps.setInt(1, n);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next();
+                }
+            }
+        });
+    }
+
+    @Test
+    void concurrentCallersShareCommitsAndEachReturnsOnlyOnceItsRowIsCommitted() throws Exception {
+        long[] before = db.sharedCommitCounts();
+        try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            var futures = IntStream.range(0, 2_000)
+                    .mapToObj(n -> CompletableFuture.supplyAsync(
+                            () -> {
+                                long tx = insert(n);
+                                assertThat(committed(n))
+                                        .as("row %d is committed when its caller returns", n)
+                                        .isTrue();
+                                return tx;
+                            },
+                            callers))
+                    .toList();
+            List<Long> transactions =
+                    futures.stream().map(CompletableFuture::join).toList();
+            long[] after = db.sharedCommitCounts();
+            assertThat(after[1] - before[1]).isEqualTo(2_000);
+            assertThat(after[0] - before[0])
+                    .as("commits for 2,000 concurrent works")
+                    .isLessThan(2_000);
+            assertThat(transactions.stream().distinct().count()).isEqualTo(after[0] - before[0]);
+        }
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM shared_rows WHERE n < 2000"))
+                .containsExactly("2000");
+    }
+
+    @Test
+    void aFailingWorkFailsAloneAndTheOthersOfItsBatchStillLand() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        // occupy both writers so the next works queue up and share one batch
+        try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            var blockers = IntStream.range(0, 2)
+                    .mapToObj(i -> CompletableFuture.runAsync(
+                            () -> db.inSharedTransaction(c -> {
+                                await(hold);
+                                return 0;
+                            }),
+                            callers))
+                    .toList();
+            Thread.sleep(200);
+            var good = IntStream.range(10_000, 10_020)
+                    .mapToObj(n -> CompletableFuture.supplyAsync(() -> insert(n), callers))
+                    .toList();
+            var duplicate = CompletableFuture.runAsync(
+                    () -> db.inSharedTransaction(c -> {
+                        c.createStatement().execute("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
+                        return c.createStatement().executeUpdate("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
+                    }),
+                    callers);
+            Thread.sleep(200);
+            hold.countDown();
+            blockers.forEach(CompletableFuture::join);
+            good.forEach(CompletableFuture::join);
+            assertThatThrownBy(duplicate::join).hasCauseInstanceOf(UnableToQueryException.class);
+        }
+        assertThat(TestDatabases.column(
+                        db, "SELECT count(*) FROM shared_rows WHERE n BETWEEN 10000 AND 10019 AND tx <> 0"))
+                .containsExactly("20");
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM shared_rows WHERE tx = 0"))
+                .containsExactly("0");
+    }
+
+    @Test
+    void aBatchStuckOnAnotherTransactionsLockLetsItsCallersWaitAloneWithoutHoldingUpOthers() throws Exception {
+        insert(20_000);
+        CountDownLatch locked = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            // an operator's long transaction holds row 20000
+            var holder = CompletableFuture.runAsync(
+                    () -> db.inTransaction(c -> {
+                        c.createStatement().execute("SELECT * FROM shared_rows WHERE n = 20000 FOR UPDATE");
+                        locked.countDown();
+                        await(release);
+                        return 0;
+                    }),
+                    callers);
+            locked.await();
+            var blocked = CompletableFuture.supplyAsync(
+                    () -> db.inSharedTransaction(
+                            c -> c.createStatement().executeUpdate("UPDATE shared_rows SET tx = -1 WHERE n = 20000")),
+                    callers);
+            Thread.sleep(1_500); // past the batch's lock timeout: the caller now waits alone
+            var others = IntStream.range(20_001, 20_011)
+                    .mapToObj(n -> CompletableFuture.supplyAsync(() -> insert(n), callers))
+                    .toList();
+            others.forEach(CompletableFuture::join);
+            assertThat(blocked).isNotDone();
+            release.countDown();
+            holder.join();
+            assertThat(blocked.join()).isEqualTo(1);
+        }
+        assertThat(TestDatabases.column(db, "SELECT tx FROM shared_rows WHERE n = 20000"))
+                .containsExactly("-1");
+    }
+
+    private static void await(CountDownLatch latch) throws SQLException {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException(e);
+        }
+    }
+}
