@@ -43,6 +43,8 @@ out.chatFailing = await outcome(() =>
     model: "fake-chat-a",
     messages,
     fallback_models: ["fake-chat-b"],
+    // Idem's own retry of an unbilled 503 is not what this checks: the SDK's retries are
+    redundancy: { retries: 0 },
     simulate: { "fake-chat-a": "http_503", "fake-chat-b": "http_503" },
   }).then((r) => r.choices[0].message.content),
 );

@@ -53,11 +53,11 @@ final class AttemptOutcomes {
                 Optional.empty());
     }
 
-    static AttemptResult skipped(String reason) {
+    static AttemptResult skipped(String reason, String why) {
         return new AttemptResult(
                 AttemptResult.SKIPPED,
                 Optional.of(reason),
-                Optional.of("not called: " + reason),
+                Optional.of(why),
                 0,
                 Optional.empty(),
                 TokenUsage.NONE,

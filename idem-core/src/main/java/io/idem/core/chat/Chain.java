@@ -19,12 +19,28 @@ public record Chain(List<Link> links, Set<Trigger> on, Duration deadline, String
         this(links, on, deadline, requestedModel, MidStream.LOCK);
     }
 
-    /** One model of the chain with the timeouts that apply to its attempt. */
-    public record Link(String model, Duration timeout, Duration firstTokenTimeout) {
+    /**
+     * One model of the chain with the timeouts that apply to its attempts.
+     *
+     * @param streamIdleTimeout how long a stream may stay silent after its first token before it is cut
+     * @param retries how often the model is tried again after a failure known to be unbilled
+     */
+    public record Link(
+            String model, Duration timeout, Duration firstTokenTimeout, Duration streamIdleTimeout, int retries) {
         public Link {
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(timeout, "timeout");
             Objects.requireNonNull(firstTokenTimeout, "firstTokenTimeout");
+            Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
+            if (retries < 0 || retries > ChainLimits.MAX_RETRIES) {
+                throw new IllegalArgumentException(
+                        "a link retries 0.." + ChainLimits.MAX_RETRIES + " times, was " + retries);
+            }
+        }
+
+        /** A link that never retries, with the default stream-idle timeout. */
+        public Link(String model, Duration timeout, Duration firstTokenTimeout) {
+            this(model, timeout, firstTokenTimeout, ChainLimits.DEFAULT_STREAM_IDLE, 0);
         }
     }
 

@@ -14,11 +14,28 @@ public final class ChainLimits {
     public static final Duration MAX_TIMEOUT = Duration.ofMillis(300_000);
     public static final Duration MIN_FIRST_TOKEN = Duration.ofMillis(500);
     public static final Duration MAX_FIRST_TOKEN = Duration.ofMillis(60_000);
+    public static final Duration MIN_STREAM_IDLE = Duration.ofMillis(500);
+    public static final Duration MAX_STREAM_IDLE = Duration.ofMillis(300_000);
+    public static final int MAX_RETRIES = 5;
     public static final Duration MIN_DEADLINE = Duration.ofMillis(1_000);
     public static final Duration MAX_DEADLINE = Duration.ofMillis(600_000);
 
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
-    public static final Duration DEFAULT_FIRST_TOKEN = Duration.ofSeconds(20);
+    /**
+     * Short enough to fail over from a silent provider well before a client gives up (people leave
+     * a blank answer after some ten seconds, SDKs and proxies after 30 to 60), long enough for a
+     * loaded vendor's usual first token.
+     */
+    public static final Duration DEFAULT_FIRST_TOKEN = Duration.ofSeconds(12);
+    /** A stream silent this long after its first token is cut: a live vendor sends tokens or keep-alives. */
+    public static final Duration DEFAULT_STREAM_IDLE = Duration.ofSeconds(30);
+    /** One more try of the same model after an unbilled 429 or 5xx, then failover. */
+    public static final int DEFAULT_RETRIES = 1;
+    /**
+     * The longest wait before a retry; a vendor that asks for more (its {@code Retry-After}) is failed
+     * over at once, since it keeps the provider closed that long anyway and another model is faster.
+     */
+    public static final Duration MAX_RETRY_WAIT = Duration.ofSeconds(5);
     /** The whole chain's default deadline, raised to the longest attempt timeout when that is longer. */
     public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(120);
 
@@ -30,6 +47,18 @@ public final class ChainLimits {
 
     public static Duration firstToken(long millis, String field) {
         return within(millis, MIN_FIRST_TOKEN, MAX_FIRST_TOKEN, field);
+    }
+
+    public static Duration streamIdle(long millis, String field) {
+        return within(millis, MIN_STREAM_IDLE, MAX_STREAM_IDLE, field);
+    }
+
+    public static int retries(long count, String field) {
+        if (count < 0 || count > MAX_RETRIES) {
+            throw new InvalidChainException(
+                    field, "invalid_retries", field + " must be 0.." + MAX_RETRIES + ", was " + count);
+        }
+        return (int) count;
     }
 
     public static Duration deadline(long millis, String field) {

@@ -109,7 +109,12 @@ public final class ChainPlanner {
                     .or(request::firstTokenTimeout)
                     .or(key::firstTokenTimeout)
                     .orElse(ChainLimits.DEFAULT_FIRST_TOKEN);
-            links.add(new Chain.Link(entry.model(), timeout, firstToken));
+            Duration idle = entry.streamIdleTimeout()
+                    .or(request::streamIdleTimeout)
+                    .or(key::streamIdleTimeout)
+                    .orElse(ChainLimits.DEFAULT_STREAM_IDLE);
+            int retries = entry.retries().or(request::retries).or(key::retries).orElse(ChainLimits.DEFAULT_RETRIES);
+            links.add(new Chain.Link(entry.model(), timeout, firstToken, idle, retries));
             longest = timeout.compareTo(longest) > 0 ? timeout : longest;
         }
         Set<Trigger> on = request.on().or(key::on).orElseGet(Trigger::all);

@@ -13,13 +13,17 @@ import java.util.Set;
  * @param on the failures that may trigger failover; empty means "never fail over"
  * @param deadline bounds all attempts of the chain together
  * @param midStream what a stream does when its model fails after content ({@link MidStream#LOCK} by default)
+ * @param streamIdleTimeout how long a stream may stay silent after its first token
+ * @param retries how often each model is tried again after a failure known to be unbilled
  */
 public record ChainSettings(
         Optional<Duration> timeout,
         Optional<Duration> firstTokenTimeout,
         Optional<Set<Trigger>> on,
         Optional<Duration> deadline,
-        Optional<MidStream> midStream) {
+        Optional<MidStream> midStream,
+        Optional<Duration> streamIdleTimeout,
+        Optional<Integer> retries) {
     public static final ChainSettings NONE =
             new ChainSettings(Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
 
@@ -32,11 +36,23 @@ public record ChainSettings(
         this(timeout, firstTokenTimeout, on, deadline, Optional.empty());
     }
 
+    /** Settings that leave the stream-idle timeout and the retries to the defaults. */
+    public ChainSettings(
+            Optional<Duration> timeout,
+            Optional<Duration> firstTokenTimeout,
+            Optional<Set<Trigger>> on,
+            Optional<Duration> deadline,
+            Optional<MidStream> midStream) {
+        this(timeout, firstTokenTimeout, on, deadline, midStream, Optional.empty(), Optional.empty());
+    }
+
     public ChainSettings {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(firstTokenTimeout, "firstTokenTimeout");
         on = on.map(Set::copyOf);
         Objects.requireNonNull(deadline, "deadline");
         Objects.requireNonNull(midStream, "midStream");
+        Objects.requireNonNull(streamIdleTimeout, "streamIdleTimeout");
+        Objects.requireNonNull(retries, "retries");
     }
 }

@@ -15,9 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a chat call along its chain (DESIGN §5): one attempt per model, in order, each through the
- * provider gate shared with jobs (budget, then breaker), failing over only as {@link FailoverRule}
- * allows and only within the chain's deadline. A stream is pulled until its first content token
+ * Runs a chat call along its chain (DESIGN §5): each model in order, each attempt through the
+ * provider gate shared with jobs (budget, then breaker), a model tried again only after a failure
+ * known to be unbilled ({@link Retries}), failing over only as {@link FailoverRule} allows and only
+ * within the chain's deadline; after a context-length refusal, models known to be too small are
+ * skipped ({@link ContextRefusal}). A stream is pulled until its first content token
  * before anything reaches the client, so a failure before it fails over invisibly; the returned
  * {@link LockedStream} carries the rest. Every attempt is audited and every failover is an {@code
  * api:model_failover} event. Thread-safe: each call runs on its caller's thread.
@@ -159,7 +161,8 @@ public final class ChatEngine {
 
     /**
      * The chain from its {@code from}th model on; {@code prefix}, an answer another model began, is
-     * given to each model that takes a prefill.
+     * given to each model that takes a prefill. After a {@code context_length} refusal, a model known
+     * to be too small for the prompt is skipped.
      */
     private <S> S runFrom(
             AttemptBook book,
@@ -168,50 +171,109 @@ public final class ChatEngine {
             Optional<String> prefix,
             Attempter<S> attempter,
             java.util.function.Function<ChainResult.Failed, S> ended) {
-        Chain chain = at.chain();
-        ChatRequest request = at.request();
-        ChatCaller caller = at.caller();
-        Instant deadline = at.deadline();
-        List<Chain.Link> links = chain.links();
-        for (int i = from; i < links.size(); i++) {
+        List<Chain.Link> links = at.chain().links();
+        Run<S> run = new Run<>(at, prefix, attempter, ended);
+        for (int i = from; i < links.size() && !run.outOfTime(book); i++) {
             Chain.Link link = links.get(i);
             ChatModel model = model(link.model());
             Optional<String> next =
                     i + 1 < links.size() ? Optional.of(links.get(i + 1).model()) : Optional.empty();
+            Optional<String> tooSmall = run.refusal.flatMap(refusal -> refusal.tooSmall(model));
+            if (tooSmall.isPresent()) {
+                skip(book, model, ContextRefusal.TOO_SMALL, tooSmall.get(), next);
+                continue;
+            }
+            Optional<S> end = tryLink(book, run, link, model, next);
+            if (end.isPresent()) {
+                return end.get();
+            }
+        }
+        if (run.lastRefusedContext) {
+            // every larger model was skipped or failed too: the client learns its prompt is too long
+            return ended.apply(ChainEnds.finalFailure(book, run.refusal.get().outcome()));
+        }
+        return ended.apply(ChainEnds.allFailed(
+                book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered"));
+    }
+
+    /** One run of the chain: what it runs on, and what the last context refusal said. */
+    private static final class Run<S> {
+        final Resume at;
+        final Optional<String> prefix;
+        final Attempter<S> attempter;
+        final java.util.function.Function<ChainResult.Failed, S> ended;
+        Optional<ContextRefusal> refusal = Optional.empty();
+        /** The last model called refused the prompt as too long. */
+        boolean lastRefusedContext;
+
+        Run(
+                Resume at,
+                Optional<String> prefix,
+                Attempter<S> attempter,
+                java.util.function.Function<ChainResult.Failed, S> ended) {
+            this.at = at;
+            this.prefix = prefix;
+            this.attempter = attempter;
+            this.ended = ended;
+        }
+
+        boolean outOfTime(AttemptBook book) {
+            return !book.now().isBefore(at.deadline());
+        }
+    }
+
+    /**
+     * One model of the chain: its attempt, and its retries after failures known to be unbilled
+     * ({@link Retries}). Empty when the chain goes on to the next model.
+     */
+    private <S> Optional<S> tryLink(
+            AttemptBook book, Run<S> run, Chain.Link link, ChatModel model, Optional<String> next) {
+        ChatCaller caller = run.at.caller();
+        Instant deadline = run.at.deadline();
+        for (int retry = 0; ; retry++) {
             Duration left = Duration.between(book.now(), deadline);
             if (left.isNegative() || left.isZero()) {
-                break;
+                return Optional.empty();
             }
             Duration timeout = min(link.timeout(), left);
             boolean probe;
-            switch (pass(book, model, request, timeout)) {
+            switch (pass(book, model, run.at.request(), timeout)) {
                 case Pass.Skip skip -> {
-                    skip(book, model, skip.reason(), next);
-                    continue;
+                    skip(book, model, skip.reason(), "not called: " + skip.reason(), next);
+                    return Optional.empty();
                 }
                 case Pass.Block block -> {
-                    return ended.apply(new ChainResult.Failed(block.failure(), book.attempts()));
+                    return Optional.of(run.ended.apply(new ChainResult.Failed(block.failure(), book.attempts())));
                 }
                 case Pass.Go go -> probe = go.probe();
             }
             ChatCall call = new ChatCall(
-                    request,
+                    run.at.request(),
                     caller.callId() + "-" + book.nextSeq(),
                     model.vendorModel(),
                     timeout,
-                    Optional.ofNullable(caller.simulate().get(model.name())),
-                    model.prefill() ? prefix : Optional.empty());
-            AttemptEnd<S> attempt = attempter.attempt(book, model, link, call, probe, deadline);
+                    Retries.simulate(caller.simulate().get(model.name()), retry),
+                    model.prefill() ? run.prefix : Optional.empty());
+            AttemptEnd<S> attempt = run.attempter.attempt(book, model, link, call, probe, deadline);
             if (attempt.success() != null) {
-                return attempt.success();
+                return Optional.of(attempt.success());
             }
-            Optional<ChainResult.Failed> end = afterFailure(book, chain, caller, attempt, next, deadline);
-            if (end.isPresent()) {
-                return ended.apply(end.get());
+            if (!attempt.interrupted() && retry < link.retries()) {
+                Optional<Duration> wait = Retries.waitBefore(attempt.outcome(), book.now(), deadline);
+                if (wait.isPresent()) {
+                    if (Retries.sleep(wait.get())) {
+                        continue;
+                    }
+                    return Optional.of(
+                            run.ended.apply(ChainEnds.allFailed(book, "interrupted: the server is stopping")));
+                }
             }
+            Optional<ContextRefusal> refused = ContextRefusal.of(attempt.outcome(), model, run.at.request());
+            run.lastRefusedContext = refused.isPresent();
+            run.refusal = refused.or(() -> run.refusal);
+            Optional<ChainResult.Failed> end = afterFailure(book, run.at.chain(), caller, attempt, next, deadline);
+            return end.map(run.ended);
         }
-        return ended.apply(ChainEnds.allFailed(
-                book, book.attempts().isEmpty() ? "the chain's deadline passed" : "no model answered"));
     }
 
     /** Whether a model may be called now. */
@@ -246,10 +308,13 @@ public final class ChatEngine {
         };
     }
 
-    /** A model its gate, its budget or the call's ceiling keeps closed is audited as skipped, and the chain moves on. */
-    private static void skip(AttemptBook book, ChatModel model, String reason, Optional<String> next) {
-        ChatAttempt skipped =
-                book.end(model, AttemptOutcomes.skipped(reason), book.now(), Optional.empty(), Optional.empty(), false);
+    /**
+     * A model its gate, its budget, the call's ceiling or a context refusal keeps closed is audited
+     * as skipped, and the chain moves on.
+     */
+    private static void skip(AttemptBook book, ChatModel model, String reason, String why, Optional<String> next) {
+        ChatAttempt skipped = book.end(
+                model, AttemptOutcomes.skipped(reason, why), book.now(), Optional.empty(), Optional.empty(), false);
         next.ifPresent(to -> book.failedOver(skipped, to, AttemptResult.SKIPPED));
     }
 
@@ -276,8 +341,11 @@ public final class ChatEngine {
                 yield Optional.empty();
             }
             case STOP ->
-                Optional.of(ChainEnds.allFailed(
-                        book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft)));
+                // a prompt too long for every model left is the client's to shorten: its refusal is passed on
+                ContextLength.CODE.equals(AttemptOutcomes.code(outcome))
+                        ? Optional.of(ChainEnds.finalFailure(book, outcome))
+                        : Optional.of(ChainEnds.allFailed(
+                                book, ChainEnds.stopReason(outcome, chain, caller, next.isPresent(), timeLeft)));
             case FINAL -> Optional.of(ChainEnds.finalFailure(book, outcome));
         };
     }

@@ -4,6 +4,7 @@ import io.idem.core.pricing.PricingModel;
 import io.idem.core.pricing.Usage;
 import java.math.BigDecimal;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * A chat model Idem offers under {@code name}, served by {@code provider} as {@code vendorModel},
@@ -11,6 +12,8 @@ import java.util.Objects;
  *
  * @param prefill the model continues a trailing assistant message instead of answering afresh (so a
  *     stream it takes over mid-answer can carry on where the last model stopped)
+ * @param contextWindow how many tokens the model takes, prompt and answer together, when configured
+ *     ({@code context_window}); a failover for {@code context_length} skips a model known to be too small
  */
 public record ChatModel(
         String name,
@@ -18,7 +21,19 @@ public record ChatModel(
         String vendorModel,
         BigDecimal inputUsdPer1M,
         BigDecimal outputUsdPer1M,
-        boolean prefill) {
+        boolean prefill,
+        OptionalLong contextWindow) {
+
+    /** A model whose context window is not configured. */
+    public ChatModel(
+            String name,
+            String provider,
+            String vendorModel,
+            BigDecimal inputUsdPer1M,
+            BigDecimal outputUsdPer1M,
+            boolean prefill) {
+        this(name, provider, vendorModel, inputUsdPer1M, outputUsdPer1M, prefill, OptionalLong.empty());
+    }
 
     /** A model that answers afresh whatever the history ends with. */
     public ChatModel(
@@ -35,6 +50,10 @@ public record ChatModel(
         }
         if (inputUsdPer1M.signum() < 0 || outputUsdPer1M.signum() < 0) {
             throw new IllegalArgumentException("chat model '" + name + "': prices must not be negative");
+        }
+        Objects.requireNonNull(contextWindow, "contextWindow");
+        if (contextWindow.isPresent() && contextWindow.getAsLong() <= 0) {
+            throw new IllegalArgumentException("chat model '" + name + "': context_window must be positive");
         }
     }
 

@@ -13,7 +13,9 @@ import java.util.Set;
  * the same prompt, or must not see it) and a bug in our adapter. An answer that may have been
  * served ({@code Unconfirmed}) goes on only when the lane's policy is {@code failover}. A vendor's
  * configuration refusal (401/403, unknown model, missing key) counts as a server error: the caller
- * did nothing wrong and another provider may well serve it.
+ * did nothing wrong and another provider may well serve it. A prompt refused as too long for the
+ * model's context window ({@link ContextLength#CODE}) is {@link Trigger#CONTEXT_LENGTH}: a larger
+ * model may take it.
  */
 public final class FailoverRule {
     private static final Set<String> TIMEOUT_CODES =
@@ -37,8 +39,9 @@ public final class FailoverRule {
         return switch (outcome) {
             case Outcome.Confirmed c -> Optional.empty();
             case Outcome.AdapterFault f -> Optional.empty();
-            case Outcome.Rejected r ->
-                r.kind() == RejectionKind.CONFIG ? Optional.of(Trigger.SERVER_ERROR) : Optional.empty();
+            case Outcome.Rejected r when r.kind() == RejectionKind.CONFIG -> Optional.of(Trigger.SERVER_ERROR);
+            case Outcome.Rejected r when ContextLength.CODE.equals(r.code()) -> Optional.of(Trigger.CONTEXT_LENGTH);
+            case Outcome.Rejected r -> Optional.empty();
             case Outcome.Unavailable u -> Optional.of(unavailableReason(u.code(), u.httpStatus()));
             case Outcome.Unconfirmed u -> Optional.of(unconfirmedReason(u.code(), u.httpStatus()));
         };

@@ -22,6 +22,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
     private final ChatStream upstream;
     private final Instant started;
     private final Instant endBy;
+    private final Duration idleTimeout;
     private final Duration firstToken;
     private final boolean probe;
     private final long promptEstimate;
@@ -54,6 +55,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
             ChatStream upstream,
             Instant started,
             Instant endBy,
+            Duration idleTimeout,
             Duration firstToken,
             boolean probe,
             long promptEstimate,
@@ -63,6 +65,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         this.upstream = upstream;
         this.started = started;
         this.endBy = endBy;
+        this.idleTimeout = idleTimeout;
         this.firstToken = firstToken;
         this.probe = probe;
         this.promptEstimate = promptEstimate;
@@ -99,9 +102,12 @@ public final class LockedStream implements StreamStart, AutoCloseable {
         ChatEvent event = buffered.poll();
         if (event == null) {
             Duration left = Duration.between(book.now(), endBy);
+            boolean idleFirst = idleTimeout.compareTo(left) < 0;
             Optional<ChatEvent> pulled;
             try {
-                pulled = left.isNegative() || left.isZero() ? Optional.empty() : upstream.next(left);
+                pulled = left.isNegative() || left.isZero()
+                        ? Optional.empty()
+                        : upstream.next(idleFirst ? idleTimeout : left);
             } catch (InterruptedException e) {
                 end(new Outcome.Unconfirmed("interrupted", "interrupted while streaming", 200, null));
                 throw e;
@@ -110,8 +116,7 @@ public final class LockedStream implements StreamStart, AutoCloseable {
                         "adapter failed while streaming: " + e.getClass().getSimpleName(), true));
             }
             if (pulled.isEmpty()) {
-                return fail(
-                        new Outcome.Unconfirmed("timeout", "the stream did not finish within its timeout", 200, null));
+                return fail(silent(idleFirst));
             }
             event = pulled.get();
         }
@@ -127,6 +132,21 @@ public final class LockedStream implements StreamStart, AutoCloseable {
             case ChatEvent.Finished finished -> finish(finished);
             case ChatEvent.Failed failed -> fail(failed.outcome());
         };
+    }
+
+    /**
+     * The stream went quiet: past {@code stream_idle_timeout_ms} it counts as cut (a connection
+     * error, unconfirmed), past the attempt's timeout as a timeout.
+     */
+    private Outcome silent(boolean idle) {
+        return idle
+                ? new Outcome.Unconfirmed(
+                        "stream_idle_timeout",
+                        "the stream sent nothing for stream_idle_timeout_ms (" + idleTimeout.toMillis()
+                                + " ms) after it started",
+                        200,
+                        null)
+                : new Outcome.Unconfirmed("timeout", "the stream did not finish within its timeout", 200, null);
     }
 
     private StreamPiece finish(ChatEvent.Finished finished) {

@@ -62,11 +62,9 @@ final class StreamOpening {
                 case ChatEvent.Token token when !token.substantive() -> {
                     // a role-only chunk: nothing the client could have seen yet
                 }
-                case ChatEvent.Token token -> {
-                    return AttemptEnd.succeeded(lock(book, model, upstream, started, endBy, probe, prompt, token));
-                }
-                case ChatEvent.Finished finished -> {
-                    return AttemptEnd.succeeded(lock(book, model, upstream, started, endBy, probe, prompt, finished));
+                case ChatEvent.Token _, ChatEvent.Finished _ -> {
+                    return AttemptEnd.succeeded(
+                            lock(book, model, upstream, started, endBy, link, probe, prompt, event.get()));
                 }
                 case ChatEvent.Failed failed -> {
                     upstream.close();
@@ -83,11 +81,13 @@ final class StreamOpening {
             ChatStream upstream,
             Instant started,
             Instant endBy,
+            Chain.Link link,
             boolean probe,
             long prompt,
             ChatEvent first) {
         Duration firstToken = Duration.between(started, book.now());
-        return new LockedStream(book, model, upstream, started, endBy, firstToken, probe, prompt, first);
+        return new LockedStream(
+                book, model, upstream, started, endBy, link.streamIdleTimeout(), firstToken, probe, prompt, first);
     }
 
     private static Outcome adapterFault(ChatCall call, RuntimeException e) {

@@ -166,6 +166,50 @@ class ChainPlannerTest {
     }
 
     @Test
+    void retriesAndTheStreamIdleTimeoutResolveEntryThenChainThenKeyThenDefault() {
+        ChainSettings request = new ChainSettings(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(Duration.ofSeconds(4)),
+                Optional.empty());
+        ChainSettings key = new ChainSettings(
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.of(Duration.ofSeconds(8)),
+                Optional.of(3));
+        ChainAsk ask = new ChainAsk(
+                Optional.empty(),
+                Optional.of(List.of(
+                        new ChainEntry(
+                                "a",
+                                Optional.empty(),
+                                Optional.empty(),
+                                Optional.of(Duration.ofSeconds(2)),
+                                Optional.of(0)),
+                        ChainEntry.of("b"))),
+                Optional.empty(),
+                request);
+        Chain chain = ChainPlanner.plan(ask, Optional.of(new FailoverDefaults(List.of(ChainEntry.of("x")), key)));
+        assertThat(chain.links().get(0).streamIdleTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(chain.links().get(0).retries()).isZero();
+        assertThat(chain.links().get(1).streamIdleTimeout()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(chain.links().get(1).retries()).isEqualTo(3);
+
+        Chain plain = ChainPlanner.plan(models("a"), Optional.empty());
+        assertThat(plain.links().getFirst().retries())
+                .isEqualTo(ChainLimits.DEFAULT_RETRIES)
+                .isEqualTo(1);
+        assertThat(plain.links().getFirst().streamIdleTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(plain.links().getFirst().firstTokenTimeout()).isEqualTo(Duration.ofSeconds(12));
+    }
+
+    @Test
     void theDeadlineCoversTheLongestAttemptUnlessTheRequestSetsIt() {
         ChainAsk longOne = new ChainAsk(
                 Optional.empty(),

@@ -43,6 +43,24 @@ class FailoverRuleTest {
         assertThat(FailoverRule.reasonOf(unconfirmed("stream_error", 200))).contains(Trigger.SERVER_ERROR);
         assertThat(FailoverRule.reasonOf(new Outcome.Rejected(RejectionKind.CONFIG, "invalid_api_key", "m", 401, null)))
                 .contains(Trigger.SERVER_ERROR);
+        assertThat(FailoverRule.reasonOf(
+                        new Outcome.Rejected(RejectionKind.USER_ERROR, ContextLength.CODE, "too long", 400, null)))
+                .contains(Trigger.CONTEXT_LENGTH);
+    }
+
+    @Test
+    void aVendorsWordsForAPromptTooLongAreAContextRefusal() {
+        assertThat(ContextLength.refused("context_length_exceeded", "whatever")).isTrue();
+        assertThat(ContextLength.refused(
+                        "invalid_request_error",
+                        "This model's maximum context length is 8192 tokens. However, your messages resulted in"
+                                + " 9001 tokens."))
+                .isTrue();
+        assertThat(ContextLength.refused("http_400", "the input length exceeds the context length"))
+                .isTrue();
+        assertThat(ContextLength.refused("invalid_value", "'messages' is not valid for this model"))
+                .isFalse();
+        assertThat(ContextLength.refused("invalid_value", null)).isFalse();
     }
 
     @ParameterizedTest
@@ -53,6 +71,8 @@ class FailoverRuleTest {
             case RATE_LIMIT -> unavailable("rate_limit_exceeded", 429);
             case SERVER_ERROR -> unavailable("overloaded", 503);
             case CONNECTION_ERROR -> unavailable("connect_failed", 0);
+            case CONTEXT_LENGTH ->
+                new Outcome.Rejected(RejectionKind.USER_ERROR, ContextLength.CODE, "maximum context length", 400, null);
         };
         assertThat(FailoverRule.decide(outcome, Set.of(trigger), UnconfirmedPolicy.FAILOVER, true, true))
                 .isEqualTo(Verdict.FAIL_OVER);

@@ -1,6 +1,7 @@
 package io.idem.providers.chat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.idem.core.chat.ContextLength;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.providers.http.VendorText;
@@ -11,7 +12,8 @@ import java.util.Set;
  * Unlike images, an error answer to a chat completion delivered no tokens, so nothing is billed:
  * every 5xx and 429 is {@code Unavailable}. Quota exhaustion, 401/403/404 and an unknown model or key
  * are our configuration, and say the provider cannot serve us: unusable (it is closed for a while);
- * a 400 is the request's fault, or policy when the vendor says so. Thread-safe.
+ * a 400 is the request's fault, or policy when the vendor says so, or a prompt too long for the
+ * model's context ({@link ContextLength#CODE}, which another model may take). Thread-safe.
  */
 final class ChatErrors {
     static final Set<String> QUOTA =
@@ -29,6 +31,10 @@ final class ChatErrors {
         if (QUOTA.contains(code)) {
             return Outcome.Rejected.unusable(code, message, status, requestId);
         }
+        if ((status == 400 || status == 413 || status == 422) && ContextLength.refused(code, raw(error))) {
+            // a larger model may take the prompt: a failover reason of its own (context_length)
+            return new Outcome.Rejected(RejectionKind.USER_ERROR, ContextLength.CODE, message, status, requestId);
+        }
         return switch (status) {
             case 400, 422 ->
                 POLICY.contains(code)
@@ -39,6 +45,10 @@ final class ChatErrors {
             case 401, 403, 404 -> Outcome.Rejected.unusable(code, message, status, requestId);
             default -> new Outcome.Unavailable(code, message, status, requestId);
         };
+    }
+
+    private static String raw(JsonNode error) {
+        return error.path("message").isTextual() ? error.path("message").asText() : null;
     }
 
     private static java.util.Optional<String> name(JsonNode error) {

@@ -8,6 +8,7 @@ import io.idem.core.chat.ChatCompletion;
 import io.idem.core.chat.ChatEvent;
 import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatStream;
+import io.idem.core.chat.ContextLength;
 import io.idem.core.chat.TokenUsage;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
@@ -265,6 +266,10 @@ public final class OllamaChatAdapter implements ChatAdapter {
                 ChatJson.parse(body).flatMap(r -> ChatJson.text(r, "error")).orElse("HTTP " + status);
         String message = text.safe(error);
         String code = "http_" + status;
+        if ((status == 400 || status == 413 || status == 500) && ContextLength.refused(code, error)) {
+            // Ollama says "the input length exceeds the context length" (and the like) in its error text
+            return new Outcome.Rejected(RejectionKind.USER_ERROR, ContextLength.CODE, message, status, null);
+        }
         return switch (status) {
             case 400 -> new Outcome.Rejected(RejectionKind.USER_ERROR, code, message, status, null);
             // credentials refused, or the model is not pulled: this Ollama cannot serve us

@@ -40,6 +40,16 @@ final class ChatIntake {
                                 "unknown simulate mode '" + unknown.value() + "'"));
             case ChatMode.Fixed.HTTP_503 ->
                 Reply.json(503, error("server_error", "overloaded", "the engine is currently overloaded"));
+            case ChatMode.Fixed.HTTP_500 ->
+                Reply.json(
+                        500,
+                        error("server_error", "server_error", "the server had an error while processing your request"));
+            case ChatMode.Fixed.CONTEXT_LENGTH ->
+                badRequest(
+                        body,
+                        "context_length_exceeded",
+                        "This model's maximum context length is 8192 tokens. However, your messages resulted"
+                                + " in more tokens. Please reduce the length of the messages.");
             case ChatMode.Fixed.HTTP_429 ->
                 Reply.json(429, error("requests", "rate_limit_exceeded", "rate limit reached for requests"));
             case ChatMode.RateLimited limited ->
@@ -50,28 +60,22 @@ final class ChatIntake {
                                 Long.toString(limited.retryAfter().toSeconds())));
             case ChatMode.Fixed.AUTH ->
                 Reply.json(401, error("invalid_request_error", "invalid_api_key", "incorrect API key provided"));
-            case ChatMode.Fixed.USER_ERROR -> {
-                body.read();
-                yield Reply.json(
-                        400, error("invalid_request_error", "invalid_value", "'messages' is not valid for this model"));
-            }
-            case ChatMode.Fixed.POLICY -> {
-                body.read();
-                yield Reply.json(
-                        400,
-                        error(
-                                "invalid_request_error",
-                                "content_policy_violation",
-                                "the prompt was flagged by the safety system"));
-            }
+            case ChatMode.Fixed.USER_ERROR ->
+                badRequest(body, "invalid_value", "'messages' is not valid for this model");
+            case ChatMode.Fixed.POLICY ->
+                badRequest(body, "content_policy_violation", "the prompt was flagged by the safety system");
             case ChatMode.Fixed.OK,
                     ChatMode.Fixed.NO_DONE,
                     ChatMode.Fixed.NO_USAGE,
                     ChatMode.Fixed.MALFORMED,
                     ChatMode.Fixed.TIMEOUT,
                     ChatMode.Fixed.DISCONNECT -> withAsk(body, ask -> act(mode, ask));
-            case ChatMode.StreamCut _, ChatMode.FirstTokenDelay _, ChatMode.Slow _, ChatMode.ToolCall _ ->
-                withAsk(body, ask -> act(mode, ask));
+            case ChatMode.StreamCut _,
+                    ChatMode.FirstTokenDelay _,
+                    ChatMode.Slow _,
+                    ChatMode.ToolCall _,
+                    ChatMode.Stall _,
+                    ChatMode.Drip _ -> withAsk(body, ask -> act(mode, ask));
         };
     }
 
@@ -95,6 +99,8 @@ final class ChatIntake {
                     answer(wire, ask, tokens).write(out);
                 }));
             case ChatMode.ToolCall tool -> toolCall(id, wire, ask, tool.name());
+            case ChatMode.Stall stall -> paced(id, wire, ask, stall.pause(), Duration.ZERO);
+            case ChatMode.Drip drip -> paced(id, wire, ask, Duration.ZERO, drip.interval());
             case ChatMode.Fixed.NO_DONE ->
                 billThen(
                         id,
@@ -115,6 +121,8 @@ final class ChatIntake {
                                         200, java.util.Map.of("X-Request-Id", id), wire.completion(tokens))));
             case ChatMode.Fixed.REFUSE,
                     ChatMode.Fixed.HTTP_503,
+                    ChatMode.Fixed.HTTP_500,
+                    ChatMode.Fixed.CONTEXT_LENGTH,
                     ChatMode.Fixed.HTTP_429,
                     ChatMode.Fixed.AUTH,
                     ChatMode.Fixed.USER_ERROR,
@@ -149,6 +157,21 @@ final class ChatIntake {
                         }));
     }
 
+    /** A stream paced by {@code stall:MS} or {@code drip:MS}; a plain answer just waits as long in all. */
+    private Reply paced(String id, ChatWire wire, ChatAsk ask, Duration afterFirst, Duration between) {
+        List<String> tokens = ask.answerTokens();
+        return billThen(
+                id,
+                ask,
+                tokens.size(),
+                ask.stream()
+                        ? new Reply.Stream(out -> wire.writePacedStream(out, tokens, afterFirst, between))
+                        : new Reply.Stream(out -> {
+                            Thread.sleep(afterFirst.plus(between.multipliedBy(Math.max(0, tokens.size() - 1))));
+                            wire.writeCompletion(out, wire.completion(tokens));
+                        }));
+    }
+
     private Reply toolCall(String id, ChatWire wire, ChatAsk ask, String name) {
         ChatWire.Call called = wire.toolCall(name);
         return billThen(
@@ -170,6 +193,13 @@ final class ChatIntake {
     private Reply billThen(String id, ChatAsk ask, long completionTokens, Reply reply) {
         book.bill(id, ask.model(), ask.promptTokens(), completionTokens);
         return reply;
+    }
+
+    /** A 400 after the request was read, as a vendor that looked at it answers. */
+    private static Reply badRequest(RequestBody body, String code, String message)
+            throws IOException, MalformedRequestException {
+        body.read();
+        return Reply.json(400, error("invalid_request_error", code, message));
     }
 
     private static ErrorBody error(String type, String code, String message) {

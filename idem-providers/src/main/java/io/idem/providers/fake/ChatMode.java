@@ -5,8 +5,9 @@ import java.util.Locale;
 
 /**
  * The fault a caller asks the fake vendor's chat side to act out ({@code X-Idem-Simulate}, DESIGN
- * §5 and §7): the job modes that make sense for a synchronous call, plus {@code stream_cut:N} and
- * {@code first_token_delay:MS}.
+ * §5 and §7): the job modes that make sense for a synchronous call, plus {@code stream_cut:N},
+ * {@code first_token_delay:MS}, {@code stall:MS}, {@code drip:MS}, {@code http_500} and {@code
+ * context_length} (OpenAI's 400 for a prompt longer than the model's context window).
  */
 sealed interface ChatMode {
     long MAX_MILLIS = 600_000;
@@ -16,7 +17,9 @@ sealed interface ChatMode {
     enum Fixed implements ChatMode {
         OK,
         HTTP_503,
+        HTTP_500,
         HTTP_429,
+        CONTEXT_LENGTH,
         REFUSE,
         MALFORMED,
         USER_ERROR,
@@ -40,6 +43,12 @@ sealed interface ChatMode {
 
     /** {@code slow:MS}: nothing at all for MS, then the whole answer. */
     record Slow(Duration delay) implements ChatMode {}
+
+    /** {@code stall:MS}: the first content token at once, then MS of silence, then the rest. */
+    record Stall(Duration pause) implements ChatMode {}
+
+    /** {@code drip:MS}: a steady stream, MS before every content token after the first. */
+    record Drip(Duration interval) implements ChatMode {}
 
     /** {@code rate_limited:S}: a 429 at once that says {@code Retry-After: S}. */
     record RateLimited(Duration retryAfter) implements ChatMode {}
@@ -68,6 +77,14 @@ sealed interface ChatMode {
         long slow = parameter(trimmed, "slow:", MAX_MILLIS);
         if (slow >= 0) {
             return new Slow(Duration.ofMillis(slow));
+        }
+        long stall = parameter(trimmed, "stall:", MAX_MILLIS);
+        if (stall >= 0) {
+            return new Stall(Duration.ofMillis(stall));
+        }
+        long drip = parameter(trimmed, "drip:", MAX_MILLIS);
+        if (drip >= 0) {
+            return new Drip(Duration.ofMillis(drip));
         }
         long wait = parameter(trimmed, "rate_limited:", SimulateMode.MAX_RATE_LIMIT_SECONDS);
         if (wait >= 0) {

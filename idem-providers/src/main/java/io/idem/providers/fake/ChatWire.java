@@ -146,6 +146,27 @@ final class ChatWire {
      */
     void writeStream(OutputStream out, List<String> tokens, Duration firstTokenDelay, int cutAfter, boolean sayDone)
             throws IOException, InterruptedException {
+        writeStream(out, tokens, firstTokenDelay, cutAfter, sayDone, Duration.ZERO, Duration.ZERO);
+    }
+
+    /**
+     * A whole stream paced: {@code afterFirst} of silence after the first content token (a stall),
+     * {@code between} before every later one (a slow, steady stream).
+     */
+    void writePacedStream(OutputStream out, List<String> tokens, Duration afterFirst, Duration between)
+            throws IOException, InterruptedException {
+        writeStream(out, tokens, Duration.ZERO, -1, true, afterFirst, between);
+    }
+
+    private void writeStream(
+            OutputStream out,
+            List<String> tokens,
+            Duration firstTokenDelay,
+            int cutAfter,
+            boolean sayDone,
+            Duration afterFirst,
+            Duration between)
+            throws IOException, InterruptedException {
         writeHead(out, "text/event-stream", "Transfer-Encoding: chunked\r\nCache-Control: no-cache");
         frame(out, chunk(delta().put("role", "assistant").put("content", ""), null));
         out.flush();
@@ -156,6 +177,10 @@ final class ChatWire {
             if (i == cutAfter) {
                 cut(out);
                 return;
+            }
+            Duration pause = i == 1 ? afterFirst.plus(between) : i > 1 ? between : Duration.ZERO;
+            if (!pause.isZero()) {
+                Thread.sleep(pause);
             }
             frame(out, chunk(delta().put("content", tokens.get(i)), null));
             out.flush();

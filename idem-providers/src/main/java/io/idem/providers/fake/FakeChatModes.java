@@ -8,7 +8,9 @@ public final class FakeChatModes {
     public static final List<String> MODES = List.of(
             "ok",
             "http_503",
+            "http_500",
             "http_429",
+            "context_length",
             "refuse",
             "malformed",
             "user_error",
@@ -21,6 +23,8 @@ public final class FakeChatModes {
             "stream_cut:N",
             "first_token_delay:MS",
             "slow:MS",
+            "stall:MS",
+            "drip:MS",
             "rate_limited:S",
             "tool_call:NAME");
 

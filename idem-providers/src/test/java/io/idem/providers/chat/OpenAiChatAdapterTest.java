@@ -16,7 +16,10 @@ import io.idem.core.chat.ChatEvent;
 import io.idem.core.chat.ChatMessage;
 import io.idem.core.chat.ChatReply;
 import io.idem.core.chat.ChatRequest;
+import io.idem.core.chat.ContextLength;
+import io.idem.core.chat.FailoverRule;
 import io.idem.core.chat.TokenUsage;
+import io.idem.core.chat.Trigger;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
@@ -148,6 +151,24 @@ class OpenAiChatAdapterTest {
             assertThat(r.kind()).isEqualTo(RejectionKind.CONFIG);
             assertThat(r.message()).doesNotContain(SECRET);
         });
+    }
+
+    @Test
+    void aPromptTooLongIsAContextRefusalWhateverTheServerCallsIt() {
+        // OpenAI's code, and an OpenAI-compatible server (vLLM) that says it in words with a numeric code
+        for (String body : List.of(
+                "{\"error\":{\"code\":\"context_length_exceeded\",\"message\":\"too long\"}}",
+                "{\"error\":{\"type\":\"BadRequestError\",\"code\":400,\"message\":\"This model's maximum"
+                        + " context length is 4096 tokens. However, you requested 5000 tokens.\"}}")) {
+            assertThat(failed(400, body)).isInstanceOfSatisfying(Outcome.Rejected.class, r -> {
+                assertThat(r.code()).isEqualTo(ContextLength.CODE);
+                assertThat(FailoverRule.reasonOf(r)).contains(Trigger.CONTEXT_LENGTH);
+            });
+        }
+        assertThat(failed(400, "{\"error\":{\"code\":\"invalid_value\",\"message\":\"bad messages\"}}"))
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class,
+                        r -> assertThat(FailoverRule.reasonOf(r)).isEmpty());
     }
 
     @Test

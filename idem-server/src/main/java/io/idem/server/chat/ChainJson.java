@@ -19,14 +19,18 @@ import java.util.Set;
  * redundancy}) and for a key's {@code failover_defaults} alike. Every refusal names the field.
  */
 final class ChainJson {
-    private static final Set<String> ENTRY_FIELDS = Set.of("model", "timeout_ms", "first_token_timeout_ms");
+    private static final Set<String> ENTRY_FIELDS =
+            Set.of("model", "timeout_ms", "first_token_timeout_ms", "stream_idle_timeout_ms", "retries");
 
     private ChainJson() {}
 
-    /** A list of entries: model names or {@code {model, timeout_ms, first_token_timeout_ms}}. */
+    /**
+     * A list of entries: model names or {@code {model, timeout_ms, first_token_timeout_ms,
+     * stream_idle_timeout_ms, retries}}.
+     */
     static List<ChainEntry> entries(JsonNode node, String field) {
         if (!node.isArray()) {
-            throw invalid(field, "must be a list of model names or {model, timeout_ms, first_token_timeout_ms}");
+            throw invalid(field, "must be a list of model names or {model, timeout_ms, first_token_timeout_ms, …}");
         }
         List<ChainEntry> entries = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {
@@ -40,7 +44,7 @@ final class ChainJson {
             return ChainEntry.of(modelName(node, field));
         }
         if (!node.isObject()) {
-            throw invalid(field, "must be a model name or {model, timeout_ms, first_token_timeout_ms}");
+            throw invalid(field, "must be a model name or {model, timeout_ms, first_token_timeout_ms, …}");
         }
         node.fieldNames().forEachRemaining(name -> {
             if (!ENTRY_FIELDS.contains(name)) {
@@ -51,7 +55,9 @@ final class ChainJson {
                 modelName(node.path("model"), field + ".model"),
                 millis(node, field, "timeout_ms").map(ms -> ChainLimits.timeout(ms, field + ".timeout_ms")),
                 millis(node, field, "first_token_timeout_ms")
-                        .map(ms -> ChainLimits.firstToken(ms, field + ".first_token_timeout_ms")));
+                        .map(ms -> ChainLimits.firstToken(ms, field + ".first_token_timeout_ms")),
+                streamIdle(node, field),
+                retries(node, field));
     }
 
     static String modelName(JsonNode node, String field) {
@@ -82,7 +88,30 @@ final class ChainJson {
                 millis(node, field, "deadline_ms").map(ms -> ChainLimits.deadline(ms, field + ".deadline_ms"));
         Optional<Set<Trigger>> on =
                 node.has("on") ? Optional.of(triggers(node.get("on"), field + ".on")) : Optional.empty();
-        return new ChainSettings(timeout, firstToken, on, deadline, midStream(node, field));
+        return new ChainSettings(
+                timeout,
+                firstToken,
+                on,
+                deadline,
+                midStream(node, field),
+                streamIdle(node, field),
+                retries(node, field));
+    }
+
+    private static Optional<Duration> streamIdle(JsonNode node, String field) {
+        return millis(node, field, "stream_idle_timeout_ms")
+                .map(ms -> ChainLimits.streamIdle(ms, field + ".stream_idle_timeout_ms"));
+    }
+
+    private static Optional<Integer> retries(JsonNode node, String field) {
+        JsonNode value = node.get("retries");
+        if (value == null || value.isNull()) {
+            return Optional.empty();
+        }
+        if (!value.isIntegralNumber() || !value.canConvertToLong()) {
+            throw invalid(field + ".retries", "must be a whole number 0.." + ChainLimits.MAX_RETRIES);
+        }
+        return Optional.of(ChainLimits.retries(value.asLong(), field + ".retries"));
     }
 
     private static Optional<MidStream> midStream(JsonNode node, String field) {
@@ -96,15 +125,13 @@ final class ChainJson {
 
     private static Set<Trigger> triggers(JsonNode node, String field) {
         if (!node.isArray()) {
-            throw invalid(field, "must be a list of timeout, rate_limit, server_error, connection_error");
+            throw invalid(field, "must be a list of " + Trigger.wireNames());
         }
         Set<Trigger> on = EnumSet.noneOf(Trigger.class);
         for (JsonNode item : node) {
             on.add(Trigger.fromWire(item.asText())
                     .filter(t -> item.isTextual())
-                    .orElseThrow(() -> invalid(
-                            field,
-                            "names '" + item.asText() + "'; use timeout, rate_limit, server_error, connection_error")));
+                    .orElseThrow(() -> invalid(field, "names '" + item.asText() + "'; use " + Trigger.wireNames())));
         }
         return on;
     }

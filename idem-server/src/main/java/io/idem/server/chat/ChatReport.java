@@ -2,6 +2,7 @@ package io.idem.server.chat;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.core.chat.AttemptResult;
 import io.idem.core.chat.Chain;
 import io.idem.core.chat.ChatAttempt;
 import io.idem.core.chat.ChatModel;
@@ -79,6 +80,9 @@ final class ChatReport {
                 .put("billable", result.billable().wire());
         result.errorCode().ifPresent(code -> node.put("error_code", code));
         result.reason().ifPresent(reason -> node.put("reason", reason.wire()));
+        if (result.outcome().equals(AttemptResult.SKIPPED)) {
+            result.message().ifPresent(why -> node.put("message", why));
+        }
         return node;
     }
 

@@ -18,6 +18,7 @@ import io.idem.server.http.MaxCost;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +49,14 @@ final class ChatRequestReader {
             DROP_PARAMS,
             MaxCost.FIELD);
 
-    private static final Set<String> REDUNDANCY_FIELDS =
-            Set.of("timeout_ms", "first_token_timeout_ms", "on", "deadline_ms", "mid_stream");
+    private static final Set<String> REDUNDANCY_FIELDS = Set.of(
+            "timeout_ms",
+            "first_token_timeout_ms",
+            "stream_idle_timeout_ms",
+            "retries",
+            "on",
+            "deadline_ms",
+            "mid_stream");
 
     private final Predicate<String> knownModel;
     private final java.util.function.BiFunction<String, ChatRequest, Optional<String>> unhonoured;
@@ -223,9 +230,14 @@ final class ChatRequestReader {
                                 + "' is not one",
                         field);
             }
+            // one mode per try of the model, comma-separated, the last repeating: "http_503,ok"
             if (!entry.getValue().isTextual()
-                    || !FakeChatModes.known(entry.getValue().asText())) {
-                throw invalid("invalid_simulate", field + " must be one of " + FakeChatModes.MODES, field);
+                    || Arrays.stream(entry.getValue().asText().split(",", -1)).anyMatch(m -> !FakeChatModes.known(m))) {
+                throw invalid(
+                        "invalid_simulate",
+                        field + " must be one of " + FakeChatModes.MODES
+                                + ", or several, comma-separated (one per try)",
+                        field);
             }
             modes.put(entry.getKey(), entry.getValue().asText());
         });

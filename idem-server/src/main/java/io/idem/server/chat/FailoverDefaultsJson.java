@@ -13,11 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A key's {@code failover_defaults}: {@code {"models": [...up to 3], "timeout_ms", "first_token_timeout_ms",
- * "on"}}, validated when an admin sets it ({@code PATCH /v1/admin/keys/{id}}) and parsed, cached by
+ * "stream_idle_timeout_ms", "retries", "on", "deadline_ms"}}, validated when an admin sets it ({@code PATCH /v1/admin/keys/{id}}) and parsed, cached by
  * its text, when a call uses it. Thread-safe.
  */
 public final class FailoverDefaultsJson {
-    static final Set<String> FIELDS = Set.of("models", "timeout_ms", "first_token_timeout_ms", "on", "deadline_ms");
+    static final Set<String> FIELDS = Set.of(
+            "models", "timeout_ms", "first_token_timeout_ms", "on", "deadline_ms", "stream_idle_timeout_ms", "retries");
     private static final int CACHE_LIMIT = 10_000;
     private static final Map<String, FailoverDefaults> parsed = new ConcurrentHashMap<>();
 

@@ -18,6 +18,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -30,7 +31,8 @@ import java.util.stream.Collectors;
  * model name belongs to one provider.
  */
 final class ChatRoutingReader {
-    private static final Set<String> MODEL_FIELDS = Set.of("model", "input_usd_per_1m", "output_usd_per_1m", "prefill");
+    private static final Set<String> MODEL_FIELDS =
+            Set.of("model", "input_usd_per_1m", "output_usd_per_1m", "prefill", "context_window");
     /** The demo's last tier, named after its adapter. */
     private static final String STATIC_TIER = StaticVendor.NAME;
 
@@ -160,10 +162,27 @@ final class ChatRoutingReader {
                     vendorModel,
                     price(at, prices, "input_usd_per_1m"),
                     price(at, prices, "output_usd_per_1m"),
-                    prefill != null && prefill.asBoolean());
+                    prefill != null && prefill.asBoolean(),
+                    contextWindow(at, prices));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(at + ": " + e.getMessage(), e);
         }
+    }
+
+    /** {@code context_window}: the tokens the model takes, 1..100,000,000, when the operator names it. */
+    private static OptionalLong contextWindow(String at, JsonNode settings) {
+        JsonNode value = settings == null ? null : settings.get("context_window");
+        if (value == null || value.isNull()) {
+            return OptionalLong.empty();
+        }
+        if (!value.isIntegralNumber()
+                || !value.canConvertToLong()
+                || value.asLong() < 1
+                || value.asLong() > 100_000_000) {
+            throw new ConfigException(
+                    at + ".context_window must be a whole number of tokens 1..100000000, was " + value);
+        }
+        return OptionalLong.of(value.asLong());
     }
 
     private static BigDecimal price(String at, JsonNode prices, String field) {

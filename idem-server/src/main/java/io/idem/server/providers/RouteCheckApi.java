@@ -87,6 +87,13 @@ public final class RouteCheckApi implements Feature {
             out.put("vendor_model", entry.model().vendorModel());
             out.put("timeout_ms", entry.link().timeout().toMillis());
             out.put("first_token_timeout_ms", entry.link().firstTokenTimeout().toMillis());
+            out.put("stream_idle_timeout_ms", entry.link().streamIdleTimeout().toMillis());
+            out.put("retries", entry.link().retries());
+            out.put(
+                    "context_window",
+                    entry.model().contextWindow().isPresent()
+                            ? entry.model().contextWindow().getAsLong()
+                            : null);
             out.put("starts_by_ms", entry.startsByMs());
             out.put("effective_timeout_ms", entry.effectiveTimeoutMs());
             gateState(entry.model().provider(), reasons, out);

@@ -41,8 +41,9 @@ class ChatAuditTest {
                 .mapToObj(i -> CompletableFuture.supplyAsync(() -> call(
                         server,
                         key,
-                        "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":" + (i % 2 == 0)
-                                + ",\"simulate\":{\"fake-chat-a\":\"" + modes[i % modes.length] + "\"}")))
+                        "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":0},\"stream\":"
+                                + (i % 2 == 0) + ",\"simulate\":{\"fake-chat-a\":\"" + modes[i % modes.length]
+                                + "\"}")))
                 .toList();
         assertThat(calls).allSatisfy(c -> assertThat(c.join().status()).isEqualTo(200));
         ChatCalls.awaitAudit(server);

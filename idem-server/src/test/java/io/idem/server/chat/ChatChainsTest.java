@@ -50,7 +50,7 @@ class ChatChainsTest {
         var reply = call(
                 server,
                 ADMIN,
-                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"http_503\"}");
+                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":0},\"simulate\":{\"fake-chat-a\":\"http_503\"}");
         assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
         assertThat(reply.body().get("model").asText()).isEqualTo("fake-chat-b");
         assertThat(reply.body().at("/idem/served_model").asText()).isEqualTo("fake-chat-b");
@@ -86,7 +86,7 @@ class ChatChainsTest {
     @Test
     void aChainFromTheKeysFailoverDefaultsStartsAtTheRequestedModel() {
         String key = keyWith(server, "defaults", """
-                {"failover_defaults": {"models": ["fake-chat-a", "fake-chat-b", "static"], "on": ["server_error"]}}""");
+                {"failover_defaults": {"models": ["fake-chat-a", "fake-chat-b", "static"], "on": ["server_error"], "retries": 0}}""");
         var fromDefaults = call(server, key, "\"model\":\"fake-chat-a\",\"simulate\":{\"fake-chat-a\":\"http_503\"}");
         assertThat(fromDefaults.status()).as(fromDefaults.raw()).isEqualTo(200);
         assertThat(fromDefaults.body().at("/idem/served_model").asText()).isEqualTo("fake-chat-b");
@@ -115,7 +115,7 @@ class ChatChainsTest {
     @Test
     void aModelOutsideTheKeysDefaultsReplacesTheFirstDefaultAndKeepsTheLastTier() {
         String key = keyWith(server, "outside", """
-                {"failover_defaults": {"models": ["fake-chat-a", "static"]}}""");
+                {"failover_defaults": {"models": ["fake-chat-a", "static"], "retries": 0}}""");
         var reply = call(server, key, "\"model\":\"fake-chat-b\",\"simulate\":{\"fake-chat-b\":\"http_503\"}");
         assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
         assertThat(reply.body().at("/idem/served_model").asText()).isEqualTo("static");
@@ -171,7 +171,7 @@ class ChatChainsTest {
         var collapsed = call(
                 server,
                 ADMIN,
-                "\"models\":[\"fake-chat-a\",\"fake-chat-a\",\"fake-chat-b\",\"fake-chat-b\"],"
+                "\"models\":[\"fake-chat-a\",\"fake-chat-a\",\"fake-chat-b\",\"fake-chat-b\"],\"redundancy\":{\"retries\":0},"
                         + "\"simulate\":{\"fake-chat-a\":\"http_503\"}");
         assertThat(collapsed.status()).as(collapsed.raw()).isEqualTo(200);
         assertThat(collapsed.body().at("/idem/failover/attempts")).hasSize(2);

@@ -32,7 +32,7 @@ class ChatFailoverRulesTest {
 
     private static String chain(String mode, String on) {
         return "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"" + mode + "\"},"
-                + "\"redundancy\":{\"timeout_ms\":1000,\"on\":" + on + "}";
+                + "\"redundancy\":{\"timeout_ms\":1000,\"retries\":0,\"on\":" + on + "}";
     }
 
     @ParameterizedTest(name = "{0} ({1}) fails over when on names it")
@@ -108,7 +108,7 @@ class ChatFailoverRulesTest {
         var reply = call(
                 server,
                 ADMIN,
-                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],"
+                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":0},"
                         + "\"simulate\":{\"fake-chat-a\":\"http_429\",\"fake-chat-b\":\"http_429\"}");
         assertThat(reply.status()).as(reply.raw()).isEqualTo(429);
         assertThat(reply.body().at("/error/code").asText()).isEqualTo("all_models_failed");
@@ -123,7 +123,7 @@ class ChatFailoverRulesTest {
         var reply = call(
                 server,
                 ADMIN,
-                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],"
+                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":0},"
                         + "\"simulate\":{\"fake-chat-a\":\"http_429\",\"fake-chat-b\":\"http_503\"}");
         assertThat(reply.status()).as(reply.raw()).isEqualTo(502);
         assertThat(reply.body().at("/error/code").asText()).isEqualTo("all_models_failed");
@@ -134,7 +134,10 @@ class ChatFailoverRulesTest {
 
     @Test
     void aSingleModelThatFailsIsA502WithItsOneAttempt() {
-        var reply = call(server, ADMIN, "\"model\":\"fake-chat-a\",\"simulate\":{\"fake-chat-a\":\"http_503\"}");
+        var reply = call(
+                server,
+                ADMIN,
+                "\"model\":\"fake-chat-a\",\"redundancy\":{\"retries\":0},\"simulate\":{\"fake-chat-a\":\"http_503\"}");
         assertThat(reply.status()).isEqualTo(502);
         assertThat(reply.body().at("/error/attempts")).hasSize(1);
         assertThat(reply.header("Idem-Attempts")).isNull();

@@ -65,7 +65,7 @@ class ChatRetryMergeTest {
     @Test
     void aRetryAfterAFailureThatCalledModelsReplaysTheFailureWithItsStatus() {
         String key = server.newKey("chat-merge-failed", "client");
-        String fields = "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],"
+        String fields = "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":0},"
                 + "\"simulate\":{\"fake-chat-a\":\"http_503\",\"fake-chat-b\":\"http_503\"}";
         var first = call(server, key, fields, attempt(0));
         var retry = call(server, key, fields, attempt(1));

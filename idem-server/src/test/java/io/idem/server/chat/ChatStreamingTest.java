@@ -57,7 +57,7 @@ class ChatStreamingTest {
         var reply = call(
                 server,
                 ADMIN,
-                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":true,"
+                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":true,\"redundancy\":{\"retries\":0},"
                         + "\"simulate\":{\"fake-chat-a\":\"http_503\"}");
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.header("Idem-Served-Model")).isEqualTo("fake-chat-b");
@@ -188,7 +188,7 @@ class ChatStreamingTest {
         var reply = call(
                 server,
                 ADMIN,
-                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":true,"
+                "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":true,\"redundancy\":{\"retries\":0},"
                         + "\"simulate\":{\"fake-chat-a\":\"http_429\",\"fake-chat-b\":\"http_429\"}");
         assertThat(reply.status()).isEqualTo(429);
         assertThat(reply.header("Content-Type")).startsWith("application/json");

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.idem.core.chat.UnconfirmedPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,20 @@ class ChatConfigTest {
                 .isEqualByComparingTo("0.6");
         assertThat(config.chat().unconfirmed("careful")).isEqualTo(UnconfirmedPolicy.STOP);
         assertThat(config.chat().unconfirmed("standard")).isEqualTo(UnconfirmedPolicy.FAILOVER);
+    }
+
+    @Test
+    void aChatModelMayNameItsContextWindow() {
+        IdemConfig config = load("""
+                {"providers": {"a": {"adapter": "fake", "chat_models": {
+                   "big": {"model": "big", "context_window": 128000}, "plain": {"model": "plain"}}}}}""");
+        assertThat(config.chat().model("big").orElseThrow().contextWindow()).hasValue(128_000);
+        assertThat(config.chat().model("plain").orElseThrow().contextWindow()).isEmpty();
+        for (String bad : List.of("0", "-5", "\"lots\"", "1.5")) {
+            assertThatThrownBy(() -> load("""
+                    {"providers": {"a": {"adapter": "fake", "chat_models": {"m": {"model": "m", "context_window": %s}}}}}""".formatted(bad)))
+                    .hasMessageContaining("providers.a.chat_models.m.context_window");
+        }
     }
 
     @Test

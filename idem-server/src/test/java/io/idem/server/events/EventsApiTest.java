@@ -51,7 +51,7 @@ class EventsApiTest {
         bobJobs.add(settle(bob, "{\"prompt\": \"over\", \"simulate\": {\"primary\": \"http_503\"}}"));
         for (String key : List.of(alice, bob)) {
             var chat = server.post("/v1/chat/completions", key, """
-                    {"models": ["fake-chat-a", "fake-chat-b"], "simulate": {"fake-chat-a": "http_503"},
+                    {"models": ["fake-chat-a", "fake-chat-b"], "redundancy": {"retries": 0}, "simulate": {"fake-chat-a": "http_503"},
                      "messages": [{"role": "user", "content": "%s"}]}""".formatted(CHAT_PROMPT));
             assertThat(chat.status()).as(chat.raw()).isEqualTo(200);
         }

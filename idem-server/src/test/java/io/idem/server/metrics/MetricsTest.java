@@ -51,7 +51,7 @@ class MetricsTest {
                         && state(failedOver).equals("succeeded")
                         && state(parked).equals("manual_review"));
         var chat = server.post("/v1/chat/completions", TestServer.ADMIN_KEY, """
-                {"models": ["fake-chat-a", "fake-chat-b"], "simulate": {"fake-chat-a": "http_503"},
+                {"models": ["fake-chat-a", "fake-chat-b"], "redundancy": {"retries": 0}, "simulate": {"fake-chat-a": "http_503"},
                  "messages": [{"role": "user", "content": "hello"}]}""");
         assertThat(chat.status()).as(chat.raw()).isEqualTo(200);
         for (String prompt : new String[] {"Hello!", "what is idem", "something nobody prepared"}) {
