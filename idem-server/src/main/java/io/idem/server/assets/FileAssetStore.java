@@ -59,11 +59,20 @@ public final class FileAssetStore implements AssetStore {
 
     @Override
     public byte[] read(String location) throws IOException {
+        return Files.readAllBytes(path(location));
+    }
+
+    @Override
+    public java.io.InputStream open(String location) throws IOException {
+        return Files.newInputStream(path(location));
+    }
+
+    private Path path(String location) throws IOException {
         Path path = root.resolve(location).normalize();
         if (!path.startsWith(root.normalize())) {
             throw new IOException("asset location escapes the store");
         }
-        return Files.readAllBytes(path);
+        return path;
     }
 
     private static String sha256(byte[] bytes) {
