@@ -10,6 +10,7 @@ import io.idem.core.pricing.PricingModel;
 import io.idem.core.pricing.Usage;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
@@ -35,8 +36,10 @@ final class FakeVideoCalls {
     private final FakeEndpoints endpoints;
     private final InstantSource clock;
     private final PollSchedule schedule;
+    private final MediaDownloader downloader;
 
     FakeVideoCalls(VendorCalls calls, FakeEndpoints endpoints, InstantSource clock, PollSchedule schedule) {
+        this.downloader = new MediaDownloader(calls.client(), MediaDownloader.DEFAULT_MAX_BYTES);
         this.calls = calls;
         this.endpoints = endpoints;
         this.clock = clock;
