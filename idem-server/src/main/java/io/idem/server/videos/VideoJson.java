@@ -38,6 +38,13 @@ final class VideoJson {
         return out;
     }
 
+    private static Map<String, Object> error(Job.JobError e) {
+        Map<String, Object> error = new LinkedHashMap<>();
+        error.put("code", e.code());
+        error.put("message", e.message());
+        return error;
+    }
+
     private static Map<String, Object> idem(Job job) {
         Map<String, Object> idem = new LinkedHashMap<>();
         idem.put("state", job.state().wire());

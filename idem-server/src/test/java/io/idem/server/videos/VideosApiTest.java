@@ -182,6 +182,7 @@ class VideosApiTest {
         assertThat(deleted.body().get("status").asText()).isEqualTo("failed");
         assertThat(deleted.body().get("idem").get("state").asText()).isEqualTo("canceled");
         assertThat(deleted.body().get("deleted").asBoolean()).isTrue();
+        assertThat(deleted.body().get("error").get("code").asText()).isEqualTo("canceled");
         assertThat(content(id).statusCode()).isEqualTo(409);
         assertThat(server.send("DELETE", "/v1/videos/" + id, client, null, Map.of())
                         .status())
@@ -194,6 +195,22 @@ class VideosApiTest {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    @Test
+    void aVideoThatFailsEverywhereIsFailedWithItsError() {
+        String id = create(client, null, "{\"prompt\": \"Refused\", \"simulate\": {\"primary\": \"user_error\"}}")
+                .body()
+                .get("id")
+                .asText();
+
+        JsonNode[] video = new JsonNode[1];
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            video[0] = server.get("/v1/videos/" + id, client).body();
+            return video[0].get("status").asText().equals("failed");
+        });
+        assertThat(video[0].get("idem").get("state").asText()).isEqualTo("failed");
+        assertThat(video[0].get("error").get("code").asText()).isNotBlank();
     }
 
     @Test
