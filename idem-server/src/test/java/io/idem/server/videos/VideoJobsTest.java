@@ -15,6 +15,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Video jobs end to end through the demo's two fake vendors, mode by mode. */
 class VideoJobsTest {
@@ -86,6 +88,35 @@ class VideoJobsTest {
         byte[] clip = asset(job);
         assertThat(new String(clip, 4, 4, java.nio.charset.StandardCharsets.US_ASCII))
                 .isEqualTo("ftyp");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "ok          | succeeded     | primary:yes",
+                "http_503    | succeeded     | primary:no,backup:yes",
+                "http_429    | succeeded     | primary:no,backup:yes",
+                "refuse      | succeeded     | primary:no,backup:yes",
+                "malformed   | succeeded     | primary:no,backup:yes",
+                "auth        | succeeded     | primary:no,backup:yes",
+                "user_error  | failed        | primary:no",
+                "policy      | failed        | primary:no",
+                "timeout     | manual_review | primary:unknown",
+                "disconnect  | manual_review | primary:unknown",
+                "lost        | manual_review | primary:unknown",
+                "slow:100    | succeeded     | primary:yes",
+                "slow:4000   | manual_review | primary:unknown",
+            })
+    void everySimulateModeEndsAVideoJobAsItEndsAnImageJob(String mode, String state, String billing) {
+        JsonNode job = settled(create(mode, 4));
+
+        assertThat(job.get("state").asText()).as(job.toString()).isEqualTo(state);
+        List<String> billed = new ArrayList<>();
+        job.get("attempts")
+                .forEach(a -> billed.add(
+                        a.get("provider").asText() + ":" + a.get("billable").asText()));
+        assertThat(billed).containsExactly(billing.split(","));
     }
 
     @Test
