@@ -43,13 +43,17 @@ public final class FileAssetStore implements AssetStore {
             if (extension == null) {
                 throw new IOException("refusing media of type '" + media.mimeType() + "'");
             }
+            String location = attemptId.toString().substring(0, 2) + "/" + attemptId + "-" + index + "." + extension;
+            Path target = root.resolve(location);
+            if (media.isSpooled() && Files.notExists(media.file()) && Files.exists(target)) {
+                // saved before: the spool file was taken over then, and saving again is harmless
+                media = GenerationResult.Media.spooled(target, media.mimeType());
+            }
             long size = media.size();
             if (size > MAX_BYTES) {
                 throw new IOException("refusing media of " + size + " bytes");
             }
             UUID id = UUID.nameUUIDFromBytes((attemptId + "/" + index).getBytes(StandardCharsets.UTF_8));
-            String location = attemptId.toString().substring(0, 2) + "/" + attemptId + "-" + index + "." + extension;
-            Path target = root.resolve(location);
             Files.createDirectories(target.getParent());
             String sha256 = place(media, target);
             saved.add(new StoredAsset(id, media.mimeType(), size, sha256, location));
@@ -72,7 +76,7 @@ public final class FileAssetStore implements AssetStore {
         } finally {
             Files.deleteIfExists(temp);
         }
-        if (media.isSpooled()) {
+        if (media.isSpooled() && !media.file().equals(target)) {
             Files.deleteIfExists(media.file());
         }
         return HexFormat.of().formatHex(sha.digest());

@@ -28,8 +28,11 @@ class FileAssetStoreTest {
         Path spooled = Files.write(spool.resolve("clip.part"), clip);
         FileAssetStore store = new FileAssetStore(root);
 
-        List<StoredAsset> saved = store.save(
-                UUID.randomUUID(), new GenerationResult(List.of(GenerationResult.Media.spooled(spooled, "video/mp4"))));
+        UUID attempt = UUID.randomUUID();
+        var result = new GenerationResult(List.of(GenerationResult.Media.spooled(spooled, "video/mp4")));
+
+        List<StoredAsset> saved = store.save(attempt, result);
+        List<StoredAsset> again = store.save(attempt, result);
 
         StoredAsset asset = saved.getFirst();
         assertThat(asset.bytes()).isEqualTo(clip.length);
@@ -38,6 +41,7 @@ class FileAssetStoreTest {
                 .isEqualTo(HexFormat.of()
                         .formatHex(MessageDigest.getInstance("SHA-256").digest(clip)));
         assertThat(spooled).doesNotExist();
+        assertThat(again).isEqualTo(saved);
         try (InputStream in = store.open(asset.location())) {
             assertThat(in.readAllBytes()).isEqualTo(clip);
         }
