@@ -3,6 +3,7 @@ package io.idem.bench;
 import io.idem.core.breaker.Admission;
 import io.idem.core.breaker.BreakerSnapshot;
 import io.idem.core.domain.JobKind;
+import io.idem.core.domain.JobSpec;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
@@ -82,6 +83,9 @@ public class RoutingDecisionBench {
                 "standard");
     }
 
+    private static final JobSpec.Generation GENERATION =
+            new JobSpec.Generation("a lighthouse", "fast-image", JobKind.IMAGE, "1024x1024", 1);
+
     @Benchmark
     public int planCheckAndAdmit() {
         CandidatePlan plan = planner.plan("standard", null, null, "fast-image");
@@ -89,8 +93,7 @@ public class RoutingDecisionBench {
             return -1;
         }
         int admitted = 0;
-        for (var check : eligibility.check(
-                planned.candidates(), "fast-image", JobKind.IMAGE, "1024x1024", 1, Optional.of("eu"))) {
+        for (var check : eligibility.check(planned.candidates(), GENERATION, Optional.of("eu"))) {
             BreakerSnapshot snapshot =
                     breakers.getOrDefault(check.provider(), BreakerSnapshot.closed(check.provider()));
             if (check.eligible() && Admission.decide(snapshot, now) == Admission.Decision.ALLOW) {

@@ -8,6 +8,7 @@ import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobResult;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.JobState;
+import io.idem.core.domain.VideoParams;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -34,7 +35,8 @@ final class JobRows {
             j.created_at, j.updated_at, j.deadline_seconds,
             NULLIF(j.not_before, '-infinity'::timestamptz) AS not_before,
             COALESCE(j.deadline_at, j.created_at + make_interval(secs => j.deadline_seconds)) AS deadline_at,
-            j.max_cost_usd, j.callback_url
+            j.max_cost_usd, j.callback_url, j.video_seconds, j.video_resolution, j.video_aspect_ratio,
+            j.video_fps, j.video_seed, j.video_negative_prompt, j.video_start_image, j.video_end_image, j.video_audio
             """;
 
     static final String ATTEMPT_COLUMNS = """
@@ -52,7 +54,8 @@ final class JobRows {
                         rs.getString("model"),
                         JobKind.fromWire(rs.getString("kind")),
                         rs.getString("size"),
-                        rs.getInt("n")),
+                        rs.getInt("n"),
+                        video(rs)),
                 new JobSpec.Route(rs.getString("lane"), strings(rs.getArray("candidates")), rs.getBoolean("pinned")),
                 rs.getInt("timeout_seconds"),
                 rs.getInt("deadline_seconds"),
@@ -123,6 +126,44 @@ final class JobRows {
                 new Attempt.Bill(Billable.fromWire(rs.getString("billable")), rs.getBigDecimal("cost_usd")),
                 new Attempt.Timing(
                         instant(rs, "started_at"), Optional.ofNullable(instant(rs, "finished_at")), latencyMs));
+    }
+
+    /** A video job's parameters from the row; empty on an image job. */
+    static Optional<VideoParams> video(ResultSet rs) throws SQLException {
+        int seconds = rs.getInt("video_seconds");
+        if (rs.wasNull()) {
+            return Optional.empty();
+        }
+        int fps = rs.getInt("video_fps");
+        Optional<Integer> fpsOf = rs.wasNull() ? Optional.empty() : Optional.of(fps);
+        long seed = rs.getLong("video_seed");
+        Optional<Long> seedOf = rs.wasNull() ? Optional.empty() : Optional.of(seed);
+        return Optional.of(new VideoParams(
+                seconds,
+                rs.getString("video_resolution"),
+                rs.getString("video_aspect_ratio"),
+                fpsOf,
+                seedOf,
+                Optional.ofNullable(rs.getString("video_negative_prompt")),
+                Optional.ofNullable(rs.getString("video_start_image")),
+                Optional.ofNullable(rs.getString("video_end_image")),
+                rs.getBoolean("video_audio")));
+    }
+
+    /** Binds the nine video columns from {@code from} (all null for an image job); the next index. */
+    static int bindVideo(java.sql.PreparedStatement ps, int from, Optional<VideoParams> video) throws SQLException {
+        int i = from;
+        VideoParams v = video.orElse(null);
+        ps.setObject(i++, v == null ? null : v.durationSeconds(), java.sql.Types.INTEGER);
+        ps.setString(i++, v == null ? null : v.resolution());
+        ps.setString(i++, v == null ? null : v.aspectRatio());
+        ps.setObject(i++, v == null ? null : v.fps().orElse(null), java.sql.Types.INTEGER);
+        ps.setObject(i++, v == null ? null : v.seed().orElse(null), java.sql.Types.BIGINT);
+        ps.setString(i++, v == null ? null : v.negativePrompt().orElse(null));
+        ps.setString(i++, v == null ? null : v.startImage().orElse(null));
+        ps.setString(i++, v == null ? null : v.endImage().orElse(null));
+        ps.setObject(i++, v == null ? null : v.audio(), java.sql.Types.BOOLEAN);
+        return i;
     }
 
     static Instant instant(ResultSet rs, String column) throws SQLException {

@@ -30,9 +30,11 @@ public final class PgJobIntake implements JobIntake {
     private static final String INSERT_JOB = """
             INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
                               candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id,
-                              deadline_seconds, deadline_at, max_cost_usd, callback_url)
+                              deadline_seconds, deadline_at, max_cost_usd, callback_url,
+                              video_seconds, video_resolution, video_aspect_ratio, video_fps, video_seed,
+                              video_negative_prompt, video_start_image, video_end_image, video_audio)
             SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?,
-                   ?, ?, ?::numeric, ?
+                   ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
             """;
 
     private static final String INSERT_EVENT = """
@@ -162,7 +164,7 @@ public final class PgJobIntake implements JobIntake {
         ps.setTimestamp(i++, JobRows.timestamp(now.plusSeconds(spec.deadlineSeconds())));
         ps.setBigDecimal(i++, spec.maxCostUsd().orElse(null));
         ps.setString(i++, spec.callbackUrl().orElse(null));
-        return i;
+        return JobRows.bindVideo(ps, i, spec.video());
     }
 
     @Override

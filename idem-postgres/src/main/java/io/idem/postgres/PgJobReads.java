@@ -44,12 +44,13 @@ public final class PgJobReads implements JobReads {
     }
 
     @Override
-    public Page list(String owner, JobState state, Cursor after, int limit) {
+    public Page list(String owner, JobState state, io.idem.core.domain.JobKind kind, Cursor after, int limit) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT " + JobRows.JOB_COLUMNS + """
                      FROM jobs j
                     WHERE (?::text IS NULL OR j.owner = ?)
                       AND (?::text IS NULL OR j.state = ?)
+                      AND (?::text IS NULL OR j.kind = ?)
                       AND (?::timestamptz IS NULL OR (j.created_at, j.id) < (?::timestamptz, ?::uuid))
                     ORDER BY j.created_at DESC, j.id DESC
                     LIMIT ?
@@ -60,10 +61,13 @@ public final class PgJobReads implements JobReads {
                 ps.setString(2, owner);
                 ps.setString(3, stateName);
                 ps.setString(4, stateName);
-                ps.setTimestamp(5, createdAt);
-                ps.setTimestamp(6, createdAt);
-                ps.setObject(7, after == null ? null : after.id());
-                ps.setInt(8, limit + 1);
+                String kindName = kind == null ? null : kind.wire();
+                ps.setString(5, kindName);
+                ps.setString(6, kindName);
+                ps.setTimestamp(7, createdAt);
+                ps.setTimestamp(8, createdAt);
+                ps.setObject(9, after == null ? null : after.id());
+                ps.setInt(10, limit + 1);
                 List<Job> jobs = readJobs(c, ps);
                 if (jobs.size() <= limit) {
                     return new Page(jobs, Optional.empty());

@@ -38,8 +38,12 @@ public final class InMemoryAssetStore implements AssetStore {
         List<StoredAsset> assets = new ArrayList<>();
         for (GenerationResult.Media media : result.media()) {
             String location = "memory:" + attemptId + "/" + assets.size();
-            bytes.put(location, media.bytes());
-            assets.add(new StoredAsset(UUID.randomUUID(), media.mimeType(), media.bytes().length, "sha", location));
+            byte[] content;
+            try (var in = media.open()) {
+                content = in.readAllBytes();
+            }
+            bytes.put(location, content);
+            assets.add(new StoredAsset(UUID.randomUUID(), media.mimeType(), content.length, "sha", location));
         }
         saved.put(attemptId, List.copyOf(assets));
         return saved.get(attemptId);

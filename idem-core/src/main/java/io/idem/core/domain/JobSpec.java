@@ -34,7 +34,10 @@ public record JobSpec(
 
     public static final int MAX_PROMPT_CHARS = 4000;
     public static final int MAX_N = 4;
-    public static final int MAX_TIMEOUT_SECONDS = 600;
+    /** No configuration may allow one call a longer timeout than a day ({@code jobs.max_timeout_seconds}). */
+    public static final int MAX_TIMEOUT_SECONDS = 86_400;
+    /** The longest timeout a request may name unless {@code jobs.max_timeout_seconds} says otherwise. */
+    public static final int DEFAULT_MAX_TIMEOUT_SECONDS = 3_600;
     /** The deadline a job gets when nothing sets one. */
     public static final int DEFAULT_DEADLINE_SECONDS = 600;
     /** No configuration may allow a longer deadline than a week. */
@@ -103,8 +106,10 @@ public record JobSpec(
      * What to make.
      *
      * @param model the Idem model name, or {@code null} for each provider's default
+     * @param video a video job's parameters (present exactly when {@code kind} is {@code video})
      */
-    public record Generation(String prompt, String model, JobKind kind, String size, int n) {
+    public record Generation(
+            String prompt, String model, JobKind kind, String size, int n, Optional<VideoParams> video) {
         public Generation {
             Objects.requireNonNull(prompt, "prompt");
             if (prompt.isBlank() || prompt.length() > MAX_PROMPT_CHARS) {
@@ -118,6 +123,24 @@ public record JobSpec(
             if (n < 1 || n > MAX_N) {
                 throw new IllegalArgumentException("n must be 1.." + MAX_N + ", was " + n);
             }
+            Objects.requireNonNull(video, "video");
+            if (video.isPresent() != (kind == JobKind.VIDEO)) {
+                throw new IllegalArgumentException("video parameters go with kind video exactly, kind was " + kind);
+            }
+            if (kind == JobKind.VIDEO && n != 1) {
+                throw new IllegalArgumentException("a video job makes one clip, n was " + n);
+            }
+        }
+
+        /** A generation with the default video parameters when it makes a video. */
+        public Generation(String prompt, String model, JobKind kind, String size, int n) {
+            this(
+                    prompt,
+                    model,
+                    kind,
+                    size,
+                    n,
+                    kind == JobKind.VIDEO ? Optional.of(VideoParams.DEFAULTS) : Optional.empty());
         }
     }
 
@@ -175,6 +198,11 @@ public record JobSpec(
 
     public int n() {
         return generation.n();
+    }
+
+    /** A video job's parameters; empty for an image job. */
+    public Optional<VideoParams> video() {
+        return generation.video();
     }
 
     public String lane() {

@@ -12,10 +12,21 @@ import java.util.Objects;
  * @param maxDeadline the longest deadline a request may ask for
  * @param onBudgetExhausted whether a provider at its daily budget makes a job wait for the UTC day
  *     to turn; if not, such a provider is passed over like a disabled one
+ * @param maxTimeout the longest {@code timeout} one call of a job may ask for ({@code
+ *     jobs.max_timeout_seconds}; a video can take many minutes)
  */
-public record DeferralSettings(Duration defaultDeadline, Duration maxDeadline, boolean onBudgetExhausted) {
+public record DeferralSettings(
+        Duration defaultDeadline, Duration maxDeadline, boolean onBudgetExhausted, Duration maxTimeout) {
     public static final DeferralSettings DEFAULTS = new DeferralSettings(
-            Duration.ofSeconds(JobSpec.DEFAULT_DEADLINE_SECONDS), Duration.ofSeconds(86_400), false);
+            Duration.ofSeconds(JobSpec.DEFAULT_DEADLINE_SECONDS),
+            Duration.ofSeconds(86_400),
+            false,
+            Duration.ofSeconds(JobSpec.DEFAULT_MAX_TIMEOUT_SECONDS));
+
+    /** Settings with the default maximum call timeout. */
+    public DeferralSettings(Duration defaultDeadline, Duration maxDeadline, boolean onBudgetExhausted) {
+        this(defaultDeadline, maxDeadline, onBudgetExhausted, Duration.ofSeconds(JobSpec.DEFAULT_MAX_TIMEOUT_SECONDS));
+    }
 
     public DeferralSettings {
         Objects.requireNonNull(defaultDeadline, "defaultDeadline");
@@ -27,6 +38,11 @@ public record DeferralSettings(Duration defaultDeadline, Duration maxDeadline, b
         if (defaultDeadline.toSeconds() < 1 || defaultDeadline.compareTo(maxDeadline) > 0) {
             throw new IllegalArgumentException("the default job deadline must be 1.." + maxDeadline.toSeconds()
                     + " seconds (the maximum), was " + defaultDeadline.toSeconds());
+        }
+        Objects.requireNonNull(maxTimeout, "maxTimeout");
+        if (maxTimeout.toSeconds() < 1 || maxTimeout.toSeconds() > JobSpec.MAX_TIMEOUT_SECONDS) {
+            throw new IllegalArgumentException("the maximum call timeout must be 1.." + JobSpec.MAX_TIMEOUT_SECONDS
+                    + " seconds, was " + maxTimeout.toSeconds());
         }
     }
 }

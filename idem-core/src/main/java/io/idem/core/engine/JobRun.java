@@ -227,11 +227,7 @@ final class JobRun {
         return new GenerationCall(
                 name,
                 vendorModel,
-                new GenerationCall.Request(
-                        job.spec().prompt(),
-                        job.spec().kind(),
-                        job.spec().size(),
-                        job.spec().n()),
+                GenerationCall.Request.of(job.spec().generation()),
                 callTimeout(job),
                 attemptId.toString(),
                 Optional.ofNullable(job.spec().simulate().get(name)),

@@ -8,8 +8,9 @@ import java.util.Objects;
 /**
  * How a provider bills: the one place a price and a {@link Usage} become USD. A closed set, so a new
  * unit is a compile error in {@link #cost} until it is priced. Only {@link PerImage} (configured by
- * {@code cost_per_image_usd}) reaches job billing today, and {@link PerToken} prices chat models; the
- * other units are types a vendor's descriptor can name, not yet read from configuration.
+ * {@code cost_per_image_usd}), {@link PerOutputSecond} ({@code cost_per_second_usd}) and their pair
+ * {@link PerImageAndSecond} reach job billing, and {@link PerToken} prices chat models; {@link
+ * PerVendorUnit} is a type a vendor's descriptor can name, not yet read from configuration.
  * Immutable and thread-safe.
  */
 public sealed interface PricingModel {
@@ -29,6 +30,17 @@ public sealed interface PricingModel {
     record PerOutputSecond(BigDecimal usd) implements PricingModel {
         public PerOutputSecond {
             usd = price(usd, "cost per second of output");
+        }
+    }
+
+    /**
+     * A price per image and a price per second of video, for a provider that makes both
+     * ({@code cost_per_image_usd} with {@code cost_per_second_usd}).
+     */
+    record PerImageAndSecond(PerImage image, PerOutputSecond second) implements PricingModel {
+        public PerImageAndSecond {
+            Objects.requireNonNull(image, "image");
+            Objects.requireNonNull(second, "second");
         }
     }
 
@@ -63,6 +75,8 @@ public sealed interface PricingModel {
         return switch (this) {
             case PerImage image -> image.usd().multiply(BigDecimal.valueOf(usage.images()));
             case PerOutputSecond second -> second.usd().multiply(usage.outputSeconds());
+            case PerImageAndSecond both ->
+                both.image().cost(usage).add(both.second().cost(usage));
             case PerToken token ->
                 token.inputUsdPer1M()
                         .multiply(BigDecimal.valueOf(usage.inputTokens()))
@@ -74,8 +88,8 @@ public sealed interface PricingModel {
 
     /**
      * What a job is expected to cost before it is sent (written ahead on the attempt and charged to
-     * the budget): the images it asks for. A unit the request does not state (seconds, tokens, vendor
-     * units) counts as zero until the call reports it.
+     * the budget): the images it asks for, or the seconds of the clip it asks for. A unit the request
+     * does not state (tokens, vendor units) counts as zero until the call reports it.
      */
     default BigDecimal expectedCost(JobSpec spec) {
         return cost(Usage.expectedBy(spec));

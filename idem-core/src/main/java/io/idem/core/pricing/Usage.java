@@ -46,8 +46,10 @@ public record Usage(int images, BigDecimal outputSeconds, long inputTokens, long
         return new Usage(0, BigDecimal.ZERO, 0, 0, units);
     }
 
-    /** What a request states ahead of the call: the images it asks for, nothing else yet. */
+    /** What a request states ahead of the call: the images it asks for, or the seconds of its clip. */
     public static Usage expectedBy(JobSpec spec) {
-        return images(spec.n());
+        return spec.video()
+                .map(video -> outputSeconds(BigDecimal.valueOf(video.durationSeconds())))
+                .orElseGet(() -> images(spec.n()));
     }
 }

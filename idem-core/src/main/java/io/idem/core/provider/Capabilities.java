@@ -1,7 +1,10 @@
 package io.idem.core.provider;
 
 import io.idem.core.domain.JobKind;
+import io.idem.core.domain.JobSpec;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -17,6 +20,7 @@ import java.util.Set;
  * @param cancel whether a call in flight can be canceled
  * @param simulate whether it obeys {@code simulate} fault-injection directives: a trait of its vendor
  *     (only the fake vendor has it), set from the vendor's descriptor, never by configuration
+ * @param media the clips it makes and what single models do differently
  */
 public record Capabilities(
         Set<JobKind> kinds,
@@ -27,10 +31,41 @@ public record Capabilities(
         Set<String> jurisdictions,
         boolean poll,
         boolean cancel,
-        boolean simulate) {
+        boolean simulate,
+        Media media) {
 
     /** No restriction declared, poll and cancel on, no {@code simulate}. */
-    public static final Capabilities ANY = new Capabilities(Set.of(), Set.of(), 0, 0, 10, Set.of(), true, true, false);
+    public static final Capabilities ANY =
+            new Capabilities(Set.of(), Set.of(), 0, 0, 10, Set.of(), true, true, false, Media.ANY);
+
+    /**
+     * The provider's clips, and per model (by Idem model name) what it makes differently.
+     *
+     * @param video the clips every model makes unless its own entry says otherwise
+     * @param models Idem model name → that model's own kinds and clips
+     */
+    public record Media(VideoCapabilities video, Map<String, ModelCapabilities> models) {
+        public static final Media ANY = new Media(VideoCapabilities.ANY, Map.of());
+
+        public Media {
+            Objects.requireNonNull(video, "video");
+            models = Map.copyOf(models);
+        }
+    }
+
+    /** Capabilities without video limits or per-model entries. */
+    public Capabilities(
+            Set<JobKind> kinds,
+            Set<String> sizes,
+            int maxWidth,
+            int maxHeight,
+            int maxN,
+            Set<String> jurisdictions,
+            boolean poll,
+            boolean cancel,
+            boolean simulate) {
+        this(kinds, sizes, maxWidth, maxHeight, maxN, jurisdictions, poll, cancel, simulate, Media.ANY);
+    }
 
     public Capabilities {
         kinds = Set.copyOf(kinds);
@@ -42,19 +77,36 @@ public record Capabilities(
         if (maxWidth < 0 || maxHeight < 0) {
             throw new IllegalArgumentException("max dimensions must not be negative");
         }
+        Objects.requireNonNull(media, "media");
     }
 
     /** The same capabilities, with {@code simulate} as the vendor's descriptor says. */
     public Capabilities withSimulate(boolean accepts) {
-        return new Capabilities(kinds, sizes, maxWidth, maxHeight, maxN, jurisdictions, poll, cancel, accepts);
+        return new Capabilities(kinds, sizes, maxWidth, maxHeight, maxN, jurisdictions, poll, cancel, accepts, media);
     }
 
-    /** Why this provider cannot serve a request, or {@code null} when it can. */
-    public String whyNot(JobKind kind, String size, int n, String jurisdiction) {
-        Objects.requireNonNull(kind, "kind");
-        if (!kinds.isEmpty() && !kinds.contains(kind)) {
+    /**
+     * Why this provider cannot serve {@code generation} with {@code model} (the Idem model name the
+     * request resolves to), or {@code null} when it can. A model's own entry wins over the provider's.
+     */
+    public String whyNot(String model, JobSpec.Generation generation, String jurisdiction) {
+        Optional<ModelCapabilities> own = Optional.ofNullable(model).map(media.models()::get);
+        Set<JobKind> served =
+                own.map(ModelCapabilities::kinds).filter(k -> !k.isEmpty()).orElse(kinds);
+        if (!served.isEmpty() && !served.contains(generation.kind())) {
             return "kind_unsupported";
         }
+        if (generation.video().isPresent()) {
+            VideoCapabilities clips = own.flatMap(ModelCapabilities::video).orElse(media.video());
+            String why = clips.whyNot(generation.video().get());
+            if (why != null) {
+                return why;
+            }
+        }
+        return whyNot(generation.size(), generation.n(), jurisdiction);
+    }
+
+    private String whyNot(String size, int n, String jurisdiction) {
         if (!sizes.isEmpty() && !sizes.contains(size)) {
             return "size_unsupported";
         }

@@ -1,6 +1,6 @@
 package io.idem.core.routing;
 
-import io.idem.core.domain.JobKind;
+import io.idem.core.domain.JobSpec;
 import io.idem.core.provider.ProviderSettings;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,18 +23,18 @@ public final class Eligibility {
         this.environment = environment;
     }
 
+    /** Each of {@code providers}, in order, with why it cannot make {@code generation} (none: it can). */
     public List<CandidateCheck> check(
-            List<String> providers, String model, JobKind kind, String size, int n, Optional<String> jurisdiction) {
+            List<String> providers, JobSpec.Generation generation, Optional<String> jurisdiction) {
         List<CandidateCheck> checks = new ArrayList<>(providers.size());
         for (String name : providers) {
-            checks.add(new CandidateCheck(
-                    name, reasons(routing.providers().get(name), model, kind, size, n, jurisdiction)));
+            checks.add(new CandidateCheck(name, reasons(routing.providers().get(name), generation, jurisdiction)));
         }
         return checks;
     }
 
-    private List<String> reasons(
-            ProviderSettings p, String model, JobKind kind, String size, int n, Optional<String> jurisdiction) {
+    private List<String> reasons(ProviderSettings p, JobSpec.Generation generation, Optional<String> jurisdiction) {
+        String model = generation.model();
         List<String> reasons = new ArrayList<>();
         if (p == null) {
             reasons.add("unknown_provider");
@@ -49,7 +49,8 @@ public final class Eligibility {
         if (model != null && !p.offers(model)) {
             reasons.add("model_not_offered");
         }
-        String capability = p.capabilities().whyNot(kind, size, n, jurisdiction.orElse(null));
+        String capability = p.capabilities()
+                .whyNot(model == null ? p.defaultModel() : model, generation, jurisdiction.orElse(null));
         if (capability != null) {
             reasons.add(capability);
         }

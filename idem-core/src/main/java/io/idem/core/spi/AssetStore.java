@@ -10,4 +10,14 @@ public interface AssetStore {
     List<StoredAsset> save(UUID attemptId, GenerationResult result) throws IOException;
 
     byte[] read(String location) throws IOException;
+
+    /** The file as a stream, for serving it without holding it whole (the caller closes it). */
+    default java.io.InputStream open(String location) throws IOException {
+        return new java.io.ByteArrayInputStream(read(location));
+    }
+
+    /** The file's length in bytes. */
+    default long size(String location) throws IOException {
+        return read(location).length;
+    }
 }

@@ -1,6 +1,8 @@
 package io.idem.core.spi;
 
 import io.idem.core.domain.JobKind;
+import io.idem.core.domain.JobSpec;
+import io.idem.core.domain.VideoParams;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,11 +49,27 @@ public record GenerationCall(
         this(provider, vendorModel, request, timeout, reference, simulate, listener, Optional.empty());
     }
 
-    /** What to make: the prompt, the kind of output, its size and how many. */
-    public record Request(String prompt, JobKind kind, String size, int n) {
+    /**
+     * What to make: the prompt, the kind of output, its size and how many.
+     *
+     * @param video a video call's parameters (duration, resolution, first frame …)
+     */
+    public record Request(String prompt, JobKind kind, String size, int n, Optional<VideoParams> video) {
         public Request {
             Objects.requireNonNull(prompt, "prompt");
             Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(video, "video");
+        }
+
+        /** A request without video parameters. */
+        public Request(String prompt, JobKind kind, String size, int n) {
+            this(prompt, kind, size, n, Optional.empty());
+        }
+
+        /** What {@code generation} asks a provider for. */
+        public static Request of(JobSpec.Generation generation) {
+            return new Request(
+                    generation.prompt(), generation.kind(), generation.size(), generation.n(), generation.video());
         }
 
         /** {@code n} images of {@code size}. */
@@ -74,5 +92,10 @@ public record GenerationCall(
 
     public int n() {
         return request.n();
+    }
+
+    /** A video call's parameters; empty for images. */
+    public Optional<VideoParams> video() {
+        return request.video();
     }
 }

@@ -49,7 +49,12 @@ public interface JobReads {
     Optional<Job> find(UUID id, String owner);
 
     /** Up to {@code limit} jobs after {@code after} ({@code null}: from the newest), of one state or all. */
-    Page list(String owner, JobState state, Cursor after, int limit);
+    default Page list(String owner, JobState state, Cursor after, int limit) {
+        return list(owner, state, null, after, limit);
+    }
+
+    /** As {@link #list(String, JobState, Cursor, int)}, of one kind ({@code null}: all). */
+    Page list(String owner, JobState state, io.idem.core.domain.JobKind kind, Cursor after, int limit);
 
     /** A job's events, oldest first. */
     List<JobEvent> events(UUID jobId);

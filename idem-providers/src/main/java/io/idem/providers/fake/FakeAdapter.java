@@ -1,6 +1,7 @@
 package io.idem.providers.fake;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.idem.core.domain.JobKind;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.AttemptRef;
@@ -12,6 +13,7 @@ import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
@@ -21,8 +23,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.InstantSource;
 import java.time.LocalDate;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 /**
@@ -41,9 +43,15 @@ public final class FakeAdapter implements ProviderAdapter {
     private final VendorCalls calls;
     private final FakeEndpoints endpoints;
     private final FakeFollowUp followUp;
+    private final FakeVideoCalls videos;
 
     public FakeAdapter(ProviderSettings settings, HttpClient client) {
         this(settings, client, System::getenv, Redactor.shapesOnly());
+    }
+
+    public FakeAdapter(
+            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+        this(settings, client, environment, redactor, InstantSource.system(), PollSchedule.STANDARD);
     }
 
     /**
@@ -51,11 +59,21 @@ public final class FakeAdapter implements ProviderAdapter {
      *     production)
      * @param redactor hides the node's secrets in whatever the vendor says
      */
+    /**
+     * @param clock measures a video call against its timeout
+     * @param schedule how often a rendering video is polled
+     */
     public FakeAdapter(
-            ProviderSettings settings, HttpClient client, UnaryOperator<String> environment, Redactor redactor) {
+            ProviderSettings settings,
+            HttpClient client,
+            UnaryOperator<String> environment,
+            Redactor redactor,
+            InstantSource clock,
+            PollSchedule schedule) {
         this.calls = new VendorCalls(FakeVendor.NAME, settings, client, environment, redactor);
         this.endpoints = FakeEndpoints.of(settings.baseUrl());
-        this.followUp = new FakeFollowUp(calls, endpoints, settings.pricing());
+        this.videos = new FakeVideoCalls(calls, endpoints, clock, schedule);
+        this.followUp = new FakeFollowUp(calls, endpoints, settings.pricing(), videos);
     }
 
     @Override
@@ -64,9 +82,8 @@ public final class FakeAdapter implements ProviderAdapter {
         if (credential instanceof Credential.Missing missing) {
             return VendorCalls.missingCredential(missing);
         }
-        Optional<Outcome> unsupported = VendorCalls.unsupportedKind(call, "the fake vendor");
-        if (unsupported.isPresent()) {
-            return unsupported.get();
+        if (call.kind() == JobKind.VIDEO) {
+            return videos.generate(call, credential);
         }
         SendTracker tracker = SendTracker.track(requestBody(call));
         return calls.generating(call, tracker, () -> {

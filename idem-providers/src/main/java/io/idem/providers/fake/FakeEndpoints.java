@@ -20,18 +20,32 @@ record FakeEndpoints(String base) {
         return URI.create(base + VendorRoutes.GENERATIONS);
     }
 
+    /** One generation, under the path of its kind (a video's id starts {@code video_}). */
     URI generation(String id) {
-        return URI.create(base + VendorRoutes.GENERATIONS + "/" + segment(id));
+        return URI.create(base + collection(id) + "/" + segment(id));
     }
 
     URI cancel(String id) {
-        return URI.create(base + VendorRoutes.GENERATIONS + "/" + segment(id) + "/cancel");
+        return URI.create(base + collection(id) + "/" + segment(id) + "/cancel");
+    }
+
+    URI videos() {
+        return URI.create(base + VendorRoutes.VIDEOS);
+    }
+
+    URI videoContent(String id) {
+        return URI.create(base + VendorRoutes.VIDEOS + "/" + segment(id) + "/content");
+    }
+
+    private static String collection(String id) {
+        return id.startsWith("video_") ? VendorRoutes.VIDEOS : VendorRoutes.GENERATIONS;
     }
 
     URI usage(java.time.LocalDate day) {
         return URI.create(base + VendorRoutes.USAGE + "?date=" + day);
     }
 
+    /** The generation filed under our reference, of either kind (the vendor keeps one book). */
     URI byReference(String reference) {
         return URI.create(
                 base + VendorRoutes.GENERATIONS + "?reference=" + URLEncoder.encode(reference, StandardCharsets.UTF_8));

@@ -27,11 +27,13 @@ final class FakeFollowUp {
     private final VendorCalls calls;
     private final FakeEndpoints endpoints;
     private final PricingModel pricing;
+    private final FakeVideoCalls videos;
 
-    FakeFollowUp(VendorCalls calls, FakeEndpoints endpoints, PricingModel pricing) {
+    FakeFollowUp(VendorCalls calls, FakeEndpoints endpoints, PricingModel pricing, FakeVideoCalls videos) {
         this.calls = calls;
         this.endpoints = endpoints;
         this.pricing = pricing;
+        this.videos = videos;
     }
 
     ReconcileAnswer reconcile(AttemptRef attempt) {
@@ -76,6 +78,9 @@ final class FakeFollowUp {
         String status = VendorJson.text(generation, "status").orElse("(none)");
         return switch (status) {
             case "succeeded" -> {
+                if ("video".equals(generation.path("kind").asText())) {
+                    yield videoDelivered(id, generation);
+                }
                 Optional<GenerationResult> result = FakeGenerationJson.images(generation);
                 if (result.isEmpty()) {
                     yield new ReconcileAnswer.StillUnknown("vendor reports " + id + " succeeded but shows no image");
@@ -102,6 +107,15 @@ final class FakeFollowUp {
                         "vendor reports " + id + " refused as invalid input");
             default -> new ReconcileAnswer.StillUnknown("vendor reports " + id + " in unknown status " + status);
         };
+    }
+
+    /** A finished video: its clip fetched from the vendor. */
+    private ReconcileAnswer videoDelivered(String id, JsonNode generation) {
+        return videos.delivered(id, generation)
+                .<ReconcileAnswer>map(result ->
+                        new ReconcileAnswer.Delivered(new Outcome.Confirmed(result, 200, id, videos.cost(generation))))
+                .orElseGet(() -> new ReconcileAnswer.StillUnknown(
+                        "vendor reports video " + id + " succeeded but its file could not be read"));
     }
 
     CancelAnswer cancel(AttemptRef attempt) {

@@ -3,6 +3,7 @@ package io.idem.providers.fake;
 import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.providers.chat.FakeChatAdapter;
+import io.idem.providers.http.PollSchedule;
 import io.idem.providers.vendor.VendorCapabilities;
 import io.idem.providers.vendor.VendorDefaults;
 import io.idem.providers.vendor.VendorDescriptor;
@@ -10,7 +11,7 @@ import java.net.URI;
 import java.util.Optional;
 import java.util.Set;
 
-/** The fake vendor ({@link FakeVendorServer}): images and chat, every follow-up, {@code simulate}. */
+/** The fake vendor ({@link FakeVendorServer}): images, videos and chat, every follow-up, {@code simulate}. */
 public final class FakeVendor {
     public static final String NAME = "fake";
 
@@ -23,11 +24,11 @@ public final class FakeVendor {
     public static final VendorDescriptor DESCRIPTOR = new VendorDescriptor(
             NAME,
             new VendorDefaults(IN_PROCESS, Optional.empty(), Optional.empty(), Optional.of(DEFAULT_MODEL), true),
-            new VendorCapabilities(Set.of(JobKind.IMAGE), true, true, true, true, true, true, true),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, true, true, true, true),
             PricingModel.PerImage.FREE,
             Set.of(),
             Optional.of((settings, client, environment, redactor, clock) ->
-                    new FakeAdapter(settings, client, environment, redactor)),
+                    new FakeAdapter(settings, client, environment, redactor, clock, PollSchedule.STANDARD)),
             Optional.of(w -> new FakeChatAdapter(w.settings(), w.client(), w.environment(), w.redactor())));
 
     private FakeVendor() {}

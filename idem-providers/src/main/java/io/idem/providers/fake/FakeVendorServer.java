@@ -32,7 +32,10 @@ import org.slf4j.LoggerFactory;
  * X-Idem-Simulate} header); {@code GET /v1/images/generations/{id}}; {@code GET
  * /v1/images/generations?reference=}; {@code POST /v1/images/generations/{id}/cancel}; {@code GET
  * /ledger}; {@code POST /v1/chat/completions} (OpenAI's chat shapes, plain and streaming; see {@code
- * ChatIntake}). Each image costs {@link #PRICE_PER_IMAGE} USD.
+ * ChatIntake}); videos: {@code POST /v1/videos} (accepted at once, then rendered), {@code GET
+ * /v1/videos/{id}}, {@code GET /v1/videos/{id}/content} (a small deterministic MP4), {@code GET
+ * /v1/videos?reference=}, {@code POST /v1/videos/{id}/cancel} or {@code DELETE /v1/videos/{id}}.
+ * Each image costs {@link #PRICE_PER_IMAGE} USD, each second of video {@link #PRICE_PER_SECOND}.
  *
  * <p>Thread-safe. All state is in memory and dies with the server.
  */
@@ -40,6 +43,8 @@ public final class FakeVendorServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(FakeVendorServer.class);
     /** What one delivered image costs. */
     public static final BigDecimal PRICE_PER_IMAGE = new BigDecimal("0.04");
+    /** What one second of delivered video costs. */
+    public static final BigDecimal PRICE_PER_SECOND = new BigDecimal("0.05");
     /** What one million prompt tokens cost on the chat side. */
     public static final BigDecimal CHAT_INPUT_USD_PER_1M = new BigDecimal("1.00");
     /** What one million completion tokens cost on the chat side. */
@@ -56,7 +61,7 @@ public final class FakeVendorServer implements AutoCloseable {
 
     private FakeVendorServer(ServerSocket server, InstantSource clock) {
         this.server = server;
-        this.book = new GenerationBook(clock, PRICE_PER_IMAGE);
+        this.book = new GenerationBook(clock, PRICE_PER_IMAGE, PRICE_PER_SECOND);
         this.chatBook = new ChatBook(clock);
         this.routes = new VendorRoutes(book, chatBook, new ChatIntake(chatBook, clock));
         int port = server.getLocalPort();

@@ -22,20 +22,34 @@ import java.util.concurrent.TimeUnit;
 final class GenerationBook {
     private final InstantSource clock;
     private final BigDecimal pricePerImage;
+    private final BigDecimal pricePerSecond;
+    /** Running videos → when they finish by themselves (settled lazily, on the next look). */
+    private final ConcurrentHashMap<String, java.time.Instant> due = new ConcurrentHashMap<>();
+
     private final ConcurrentHashMap<String, Generation> byId = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, String> idByReference = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, LedgerEntry> ledger = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, CountDownLatch> cancelSignals = new ConcurrentHashMap<>();
 
-    GenerationBook(InstantSource clock, BigDecimal pricePerImage) {
+    GenerationBook(InstantSource clock, BigDecimal pricePerImage, BigDecimal pricePerSecond) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.pricePerImage = Objects.requireNonNull(pricePerImage, "pricePerImage");
+        this.pricePerSecond = Objects.requireNonNull(pricePerSecond, "pricePerSecond");
+    }
+
+    /** Accepts a video that renders for {@code render}, then succeeds (and bills) unless canceled first. */
+    Generation startVideo(GenerationRequest request, Duration render) {
+        Generation started = start(request);
+        due.put(started.id(), clock.instant().plus(render));
+        return started;
     }
 
     /** Accepts a generation; it runs until {@link #finish} or {@link #cancel}. */
     Generation start(GenerationRequest request) {
-        String id = "gen_" + UUID.randomUUID();
-        BigDecimal cost = pricePerImage.multiply(BigDecimal.valueOf(request.n()));
+        String id = (request.video() ? "video_" : "gen_") + UUID.randomUUID();
+        BigDecimal cost = request.video()
+                ? pricePerSecond.multiply(BigDecimal.valueOf(request.seconds()))
+                : pricePerImage.multiply(BigDecimal.valueOf(request.n()));
         Generation generation = new Generation(id, request, GenerationStatus.RUNNING, cost, null);
         cancelSignals.put(id, new CountDownLatch(1));
         byId.put(id, generation);
@@ -56,6 +70,7 @@ final class GenerationBook {
      * ended (canceled meanwhile) stays as it is. Returns the generation as it now stands.
      */
     Generation finish(String id, GenerationStatus end) {
+        due.remove(id);
         Generation finished = byId.computeIfPresent(id, (key, current) -> {
             if (current.status() != GenerationStatus.RUNNING) {
                 return current;
@@ -74,6 +89,8 @@ final class GenerationBook {
     }
 
     CancelResult cancel(String id) {
+        settle(id);
+        due.remove(id);
         CancelResult[] result = {new CancelResult.NotFound()};
         byId.computeIfPresent(id, (key, current) -> {
             if (current.status() != GenerationStatus.RUNNING) {
@@ -105,13 +122,27 @@ final class GenerationBook {
 
     /** How many generations are running now (received and neither finished nor canceled). */
     long running() {
+        settleAll();
         return byId.values().stream()
                 .filter(g -> g.status() == GenerationStatus.RUNNING)
                 .count();
     }
 
     Optional<Generation> find(String id) {
+        settle(id);
         return Optional.ofNullable(byId.get(id));
+    }
+
+    /** Finishes a video whose render time is over. */
+    private void settle(String id) {
+        java.time.Instant at = due.get(id);
+        if (at != null && !clock.instant().isBefore(at) && due.remove(id, at)) {
+            finish(id, GenerationStatus.SUCCEEDED);
+        }
+    }
+
+    private void settleAll() {
+        due.keySet().forEach(this::settle);
     }
 
     Optional<Generation> findByReference(String reference) {
@@ -120,6 +151,7 @@ final class GenerationBook {
 
     /** The invoice, oldest line first. */
     List<LedgerEntry> ledger() {
+        settleAll();
         List<LedgerEntry> lines = new ArrayList<>(ledger.values());
         lines.sort(Comparator.comparing(LedgerEntry::billedAt).thenComparing(LedgerEntry::id));
         return List.copyOf(lines);

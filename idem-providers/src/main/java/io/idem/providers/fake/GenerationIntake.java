@@ -8,17 +8,64 @@ import java.io.IOException;
 import java.time.Duration;
 
 /**
- * {@code POST /v1/images/generations}: accepts a generation and acts out the fault named in {@code
- * X-Idem-Simulate} (DESIGN §7, "The fake vendor"). What each mode bills is the point of the fake:
- * the invoice it keeps is what Idem's audit must reconcile to.
+ * {@code POST /v1/images/generations} and {@code POST /v1/videos}: accepts a generation and acts out
+ * the fault named in {@code X-Idem-Simulate} (DESIGN §7, "The fake vendor"). What each mode bills is
+ * the point of the fake: the invoice it keeps is what Idem's audit must reconcile to. Images answer
+ * at once with the result; a video is accepted, polled and fetched ({@link VideoActs}), so the
+ * modes that differ between the two are its {@link Acts}.
  */
 final class GenerationIntake {
     static final String SIMULATE_HEADER = "X-Idem-Simulate";
 
     private final GenerationBook book;
+    private final Acts acts;
 
+    /** What the modes that read the request do where images and videos differ. */
+    interface Acts {
+        GenerationRequestReader.Result read(byte[] body);
+
+        /** {@code ok}: the answer to a generation the vendor will deliver. */
+        Reply ok(GenerationRequest request);
+
+        /** {@code malformed}: a 200 the caller cannot use. */
+        Reply malformed(GenerationRequest request);
+
+        /** {@code slow:MS}: a generation that takes {@code delay}, unless canceled. */
+        Reply slow(GenerationRequest request, Duration delay) throws InterruptedException;
+    }
+
+    /** The image intake. */
     GenerationIntake(GenerationBook book) {
         this.book = book;
+        this.acts = new ImageActs();
+    }
+
+    GenerationIntake(GenerationBook book, Acts acts) {
+        this.book = book;
+        this.acts = acts;
+    }
+
+    /** Images: answered in the POST itself. */
+    private final class ImageActs implements Acts {
+        @Override
+        public GenerationRequestReader.Result read(byte[] body) {
+            return GenerationRequestReader.read(body);
+        }
+
+        @Override
+        public Reply ok(GenerationRequest request) {
+            return success(book.record(request, GenerationStatus.SUCCEEDED));
+        }
+
+        @Override
+        public Reply malformed(GenerationRequest request) {
+            return emptySuccess(book.record(request, GenerationStatus.FAILED));
+        }
+
+        @Override
+        public Reply slow(GenerationRequest request, Duration delay) throws InterruptedException {
+            return slowly(request, delay);
+        }
     }
 
     Reply accept(RequestHead head, RequestBody body)
@@ -55,21 +102,17 @@ final class GenerationIntake {
                                 GenerationStatus.REJECTED_POLICY,
                                 "content_policy_violation",
                                 "the prompt was rejected by the safety system"));
-            case Fixed.OK -> withRequest(body, request -> success(book.record(request, GenerationStatus.SUCCEEDED)));
+            case Fixed.OK -> withRequest(body, acts::ok);
             // Never answers Expect: the client has to send its body unasked, then it is served.
-            case Fixed.IGNORE_EXPECT ->
-                withRequest(
-                        body.readIgnoringExpect(),
-                        request -> success(book.record(request, GenerationStatus.SUCCEEDED)));
-            case Fixed.MALFORMED ->
-                withRequest(body, request -> emptySuccess(book.record(request, GenerationStatus.FAILED)));
+            case Fixed.IGNORE_EXPECT -> withRequest(body.readIgnoringExpect(), acts::ok);
+            case Fixed.MALFORMED -> withRequest(body, acts::malformed);
             case Fixed.TIMEOUT ->
                 withRequest(body, request -> recordThen(request, GenerationStatus.SUCCEEDED, new Reply.Hold()));
             case Fixed.DISCONNECT ->
                 withRequest(body, request -> recordThen(request, GenerationStatus.SUCCEEDED, new Reply.Reset()));
             case Fixed.LOST ->
                 withRequest(body, request -> recordThen(request, GenerationStatus.FAILED, new Reply.Reset()));
-            case SimulateMode.Slow slow -> withRequest(body, request -> slowly(request, slow.delay()));
+            case SimulateMode.Slow slow -> withRequest(body, request -> acts.slow(request, slow.delay()));
         };
     }
 
@@ -112,13 +155,13 @@ final class GenerationIntake {
                 WireResponse.json(200, GenerationView.of(generation)).withHeader("X-Request-Id", generation.id()));
     }
 
-    private static Reply withRequest(RequestBody body, Work work)
+    private Reply withRequest(RequestBody body, Work work)
             throws IOException, MalformedRequestException, InterruptedException {
         return withRequest(body.read(), work);
     }
 
-    private static Reply withRequest(byte[] body, Work work) throws MalformedRequestException, InterruptedException {
-        return switch (GenerationRequestReader.read(body)) {
+    private Reply withRequest(byte[] body, Work work) throws MalformedRequestException, InterruptedException {
+        return switch (acts.read(body)) {
             case GenerationRequestReader.Valid valid -> work.run(valid.request());
             case GenerationRequestReader.Invalid invalid ->
                 Reply.json(400, ErrorBody.invalidRequest(invalid.code(), invalid.message()));

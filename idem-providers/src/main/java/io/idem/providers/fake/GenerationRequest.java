@@ -5,15 +5,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A validated {@code POST /v1/images/generations} body.
+ * A validated {@code POST /v1/images/generations} or {@code POST /v1/videos} body.
  *
  * @param reference the caller's own id for the call (Idem's attempt id), or {@code null}
+ * @param seconds a video's length; 0 for images
  */
-record GenerationRequest(String model, String prompt, String size, int n, String reference) {
+record GenerationRequest(String model, String prompt, String size, int n, String reference, int seconds) {
 
     static final int MAX_N = 10;
     static final int MAX_PROMPT = 32_000;
     static final int MAX_REFERENCE = 200;
+    static final int MAX_SECONDS = 120;
     private static final Pattern SIZE = Pattern.compile("([1-9][0-9]{0,3})x([1-9][0-9]{0,3})");
 
     GenerationRequest {
@@ -25,6 +27,18 @@ record GenerationRequest(String model, String prompt, String size, int n, String
         if (n < 1 || n > MAX_N) {
             throw new IllegalArgumentException("n must be 1.." + MAX_N + ", was " + n);
         }
+        if (seconds < 0 || seconds > MAX_SECONDS) {
+            throw new IllegalArgumentException("seconds must be 0.." + MAX_SECONDS + ", was " + seconds);
+        }
+    }
+
+    /** An image request. */
+    GenerationRequest(String model, String prompt, String size, int n, String reference) {
+        this(model, prompt, size, n, reference, 0);
+    }
+
+    boolean video() {
+        return seconds > 0;
     }
 
     static boolean validSize(String size) {

@@ -13,6 +13,35 @@ final class GenerationRequestReader {
 
     record Invalid(String code, String message) implements Result {}
 
+    /**
+     * A video request: an image request's fields (one clip, {@code n} 1) and {@code seconds}, a whole
+     * number or its digits as text (OpenAI sends {@code "4"}), 1..{@value GenerationRequest#MAX_SECONDS}.
+     */
+    static Result readVideo(byte[] body) {
+        Result read = read(body);
+        if (!(read instanceof Valid valid)) {
+            return read;
+        }
+        JsonNode seconds;
+        try {
+            seconds = VendorBodies.JSON.readTree(body).path("seconds");
+        } catch (IOException e) {
+            return new Invalid("invalid_json", "the body is not valid JSON");
+        }
+        String text = seconds.isIntegralNumber() ? seconds.asText() : seconds.isTextual() ? seconds.textValue() : "";
+        if (!text.matches("[0-9]{1,3}")
+                || Integer.parseInt(text) < 1
+                || Integer.parseInt(text) > GenerationRequest.MAX_SECONDS) {
+            return new Invalid("invalid_seconds", "seconds must be 1.." + GenerationRequest.MAX_SECONDS);
+        }
+        GenerationRequest r = valid.request();
+        if (r.n() != 1) {
+            return new Invalid("invalid_n", "a video request makes one clip");
+        }
+        return new Valid(
+                new GenerationRequest(r.model(), r.prompt(), r.size(), 1, r.reference(), Integer.parseInt(text)));
+    }
+
     static Result read(byte[] body) {
         JsonNode root;
         try {

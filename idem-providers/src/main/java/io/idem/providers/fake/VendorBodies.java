@@ -26,7 +26,11 @@ final class VendorBodies {
             @JsonProperty("mime_type") String mimeType,
             @JsonProperty("b64_json") String b64Json) {}
 
-    /** A generation as the vendor shows it; {@code images} only when it succeeded. */
+    /**
+     * A generation as the vendor shows it; {@code images} only when an image generation succeeded. A
+     * video also shows its {@code kind}, {@code seconds} and {@code size}; its file is at {@code
+     * /v1/videos/{id}/content} once it succeeded.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record GenerationView(
             String id,
@@ -35,10 +39,14 @@ final class VendorBodies {
             boolean billed,
             String model,
             @JsonProperty("cost_usd") String costUsd,
-            List<Image> images) {
+            List<Image> images,
+            String kind,
+            Integer seconds,
+            String size) {
 
         static GenerationView of(Generation generation) {
             boolean succeeded = generation.status() == GenerationStatus.SUCCEEDED;
+            boolean video = generation.request().video();
             return new GenerationView(
                     generation.id(),
                     generation.request().reference(),
@@ -47,7 +55,10 @@ final class VendorBodies {
                     generation.request().model(),
                     // What the caller owes for it: nothing unless it is on the invoice.
                     generation.billed() ? generation.costUsd().toPlainString() : "0",
-                    succeeded ? images(generation.request()) : null);
+                    succeeded && !video ? images(generation.request()) : null,
+                    video ? "video" : null,
+                    video ? generation.request().seconds() : null,
+                    video ? generation.request().size() : null);
         }
 
         private static List<Image> images(GenerationRequest request) {

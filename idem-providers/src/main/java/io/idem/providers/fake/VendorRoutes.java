@@ -12,15 +12,18 @@ import java.util.Optional;
 final class VendorRoutes {
     static final String GENERATIONS = "/v1/images/generations";
     static final String USAGE = "/v1/usage";
+    static final String VIDEOS = "/v1/videos";
 
     private final GenerationBook book;
     private final GenerationIntake intake;
+    private final GenerationIntake videos;
     private final ChatIntake chat;
     private final ChatBook chatBook;
 
     VendorRoutes(GenerationBook book, ChatBook chatBook, ChatIntake chat) {
         this.book = book;
         this.intake = new GenerationIntake(book);
+        this.videos = new GenerationIntake(book, new VideoActs(book));
         this.chat = chat;
         this.chatBook = chatBook;
     }
@@ -48,6 +51,16 @@ final class VendorRoutes {
                 default -> methodNotAllowed("GET, POST");
             };
         }
+        if (path.equals(VIDEOS)) {
+            return switch (method) {
+                case "POST" -> videos.accept(head, body);
+                case "GET" -> byReference(head);
+                default -> methodNotAllowed("GET, POST");
+            };
+        }
+        if (path.startsWith(VIDEOS + "/")) {
+            return video(method, path.substring(VIDEOS.length() + 1).split("/", -1));
+        }
         if (path.startsWith(GENERATIONS + "/")) {
             String[] rest = path.substring(GENERATIONS.length() + 1).split("/", -1);
             if (rest.length == 1 && !rest[0].isEmpty()) {
@@ -58,6 +71,40 @@ final class VendorRoutes {
             }
         }
         return Reply.json(404, ErrorBody.of("not_found", "no route " + path));
+    }
+
+    /** {@code /v1/videos/{id}}: GET it, DELETE (cancel) it; {@code …/content}; {@code …/cancel}. */
+    private Reply video(String method, String[] rest) {
+        if (rest.length == 1 && !rest[0].isEmpty()) {
+            return switch (method) {
+                case "GET" -> view(book.find(rest[0]));
+                case "DELETE" -> cancel(rest[0]);
+                default -> methodNotAllowed("GET, DELETE");
+            };
+        }
+        if (rest.length == 2 && rest[1].equals("cancel")) {
+            return only("POST", method, () -> cancel(rest[0]));
+        }
+        if (rest.length == 2 && rest[1].equals("content")) {
+            return only("GET", method, () -> content(rest[0]));
+        }
+        return Reply.json(404, ErrorBody.of("not_found", "no such route"));
+    }
+
+    /** The clip of a video that succeeded; 404 for anything else. */
+    private Reply content(String id) {
+        return book.find(id)
+                .filter(g -> g.request().video() && g.status() == GenerationStatus.SUCCEEDED)
+                .map(g -> new Reply.Answer(new WireResponse(
+                        200,
+                        java.util.Map.of("Content-Type", Mp4Clip.MIME_TYPE),
+                        Mp4Clip.of(
+                                g.request().prompt(),
+                                g.request().seconds(),
+                                g.request().width(),
+                                g.request().height()))))
+                .<Reply>map(r -> r)
+                .orElseGet(() -> Reply.json(404, ErrorBody.of("not_found", "no finished video " + id)));
     }
 
     private Reply usage(RequestHead head) {

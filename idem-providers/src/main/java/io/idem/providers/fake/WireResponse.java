@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
-/** One complete HTTP/1.1 response with a JSON body. */
+/** One complete HTTP/1.1 response, JSON unless a {@code Content-Type} header says otherwise. */
 record WireResponse(int status, Map<String, String> headers, byte[] body) {
 
     WireResponse {
@@ -35,15 +35,20 @@ record WireResponse(int status, Map<String, String> headers, byte[] body) {
                 .append(' ')
                 .append(reason(status))
                 .append("\r\n")
-                .append("Content-Type: application/json\r\n")
+                .append("Content-Type: ")
+                .append(headers.getOrDefault("Content-Type", "application/json"))
+                .append("\r\n")
                 .append("Content-Length: ")
                 .append(body.length)
                 .append("\r\n")
                 .append("Connection: ")
                 .append(keepAlive ? "keep-alive" : "close")
                 .append("\r\n");
-        headers.forEach(
-                (name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach((name, value) -> {
+            if (!name.equals("Content-Type")) {
+                head.append(name).append(": ").append(value).append("\r\n");
+            }
+        });
         head.append("\r\n");
         out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
         out.write(body);

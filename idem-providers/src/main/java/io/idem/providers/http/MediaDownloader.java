@@ -4,10 +4,13 @@ import io.idem.core.outcome.GenerationResult;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +54,36 @@ public final class MediaDownloader {
     }
 
     public GenerationResult.Media fetch(URI url, Duration timeout) throws DownloadException {
+        return download(url, timeout, (body, type) -> {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            copyCapped(body, out);
+            return new GenerationResult.Media(out.toByteArray(), type);
+        });
+    }
+
+    /**
+     * As {@link #fetch}, but streamed to a temporary file as it arrives, never held whole in memory
+     * (for video); the asset store takes the file over. A failed download leaves no file behind.
+     */
+    public GenerationResult.Media spool(URI url, Duration timeout) throws DownloadException {
+        return download(url, timeout, (body, type) -> {
+            Path file = Files.createTempFile("idem-media-", ".part");
+            try (OutputStream out = Files.newOutputStream(file)) {
+                copyCapped(body, out);
+                return GenerationResult.Media.spooled(file, type);
+            } catch (IOException | DownloadException e) {
+                Files.deleteIfExists(file);
+                throw e;
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface Sink {
+        GenerationResult.Media take(InputStream body, String type) throws IOException, DownloadException;
+    }
+
+    private GenerationResult.Media download(URI url, Duration timeout, Sink sink) throws DownloadException {
         if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
             throw new DownloadException("refusing a media URL with scheme '" + url.getScheme() + "'");
         }
@@ -83,19 +116,23 @@ public final class MediaDownloader {
             if (declared > maxBytes) {
                 throw new DownloadException("refusing media of " + declared + " bytes (limit " + maxBytes + ")");
             }
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] buffer = new byte[16 * 1024];
-            int read;
-            while ((read = body.read(buffer)) != -1) {
-                out.write(buffer, 0, read);
-                if (out.size() > maxBytes) {
-                    throw new DownloadException("refusing media over " + maxBytes + " bytes");
-                }
-            }
-            return new GenerationResult.Media(out.toByteArray(), type);
+            return sink.take(body, type);
         } catch (IOException e) {
             throw new DownloadException("media download from " + url.getHost() + " broke off: "
                     + e.getClass().getSimpleName());
+        }
+    }
+
+    private void copyCapped(InputStream body, OutputStream out) throws IOException, DownloadException {
+        byte[] buffer = new byte[16 * 1024];
+        long total = 0;
+        int read;
+        while ((read = body.read(buffer)) != -1) {
+            total += read;
+            if (total > maxBytes) {
+                throw new DownloadException("refusing media over " + maxBytes + " bytes");
+            }
+            out.write(buffer, 0, read);
         }
     }
 }

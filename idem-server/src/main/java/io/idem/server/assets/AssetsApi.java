@@ -13,7 +13,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.UUID;
 
-/** {@code GET /v1/assets/{id}}: a result file, by signed link or by the owner's key. */
+/**
+ * {@code GET /v1/assets/{id}}: a result file, by signed link or by the owner's key, streamed from the
+ * store; a {@code Range} request is answered {@code 206}.
+ */
 public final class AssetsApi implements Feature {
     private final Auth auth;
     private final JobReads reads;
@@ -47,11 +50,11 @@ public final class AssetsApi implements Feature {
             throw ApiError.notFound("asset"); // withheld from the client, kept for an operator
         }
         try {
-            ctx.contentType(file.mimeType())
-                    .header("Cache-Control", "private, max-age=86400, immutable")
+            ctx.header("Cache-Control", "private, max-age=86400, immutable")
                     .header("X-Content-Type-Options", "nosniff")
-                    .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-                    .result(assets.read(file.location()));
+                    .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+            // streamed, never read whole: a video player asks for ranges of the clip
+            ByteRange.serve(ctx, assets.open(file.location()), file.mimeType(), assets.size(file.location()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -4,10 +4,12 @@ import io.idem.core.outcome.GenerationResult;
 import io.idem.core.spi.AssetStore;
 import io.idem.core.spi.StoredAsset;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -41,34 +43,71 @@ public final class FileAssetStore implements AssetStore {
             if (extension == null) {
                 throw new IOException("refusing media of type '" + media.mimeType() + "'");
             }
-            if (media.bytes().length > MAX_BYTES) {
-                throw new IOException("refusing media of " + media.bytes().length + " bytes");
-            }
-            UUID id = UUID.nameUUIDFromBytes((attemptId + "/" + index).getBytes(StandardCharsets.UTF_8));
             String location = attemptId.toString().substring(0, 2) + "/" + attemptId + "-" + index + "." + extension;
             Path target = root.resolve(location);
+            if (media.isSpooled() && Files.notExists(media.file()) && Files.exists(target)) {
+                // saved before: the spool file was taken over then, and saving again is harmless
+                media = GenerationResult.Media.spooled(target, media.mimeType());
+            }
+            long size = media.size();
+            if (size > MAX_BYTES) {
+                throw new IOException("refusing media of " + size + " bytes");
+            }
+            UUID id = UUID.nameUUIDFromBytes((attemptId + "/" + index).getBytes(StandardCharsets.UTF_8));
             Files.createDirectories(target.getParent());
-            Path temp = Files.createTempFile(target.getParent(), ".incoming-", ".tmp");
-            Files.write(temp, media.bytes());
-            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            saved.add(new StoredAsset(id, media.mimeType(), media.bytes().length, sha256(media.bytes()), location));
+            String sha256 = place(media, target);
+            saved.add(new StoredAsset(id, media.mimeType(), size, sha256, location));
             index++;
         }
         return saved;
     }
 
+    /**
+     * Writes {@code media} to {@code target} through a temporary file in the same directory, moved
+     * into place atomically, hashing it as it streams (a spooled file is read once, never whole);
+     * returns its SHA-256. A spooled file is deleted once copied.
+     */
+    private static String place(GenerationResult.Media media, Path target) throws IOException {
+        Path temp = Files.createTempFile(target.getParent(), ".incoming-", ".tmp");
+        MessageDigest sha = sha256();
+        try (InputStream in = new DigestInputStream(media.open(), sha)) {
+            Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+        if (media.isSpooled() && !media.file().equals(target)) {
+            Files.deleteIfExists(media.file());
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+
     @Override
     public byte[] read(String location) throws IOException {
+        return Files.readAllBytes(path(location));
+    }
+
+    @Override
+    public java.io.InputStream open(String location) throws IOException {
+        return Files.newInputStream(path(location));
+    }
+
+    @Override
+    public long size(String location) throws IOException {
+        return Files.size(path(location));
+    }
+
+    private Path path(String location) throws IOException {
         Path path = root.resolve(location).normalize();
         if (!path.startsWith(root.normalize())) {
             throw new IOException("asset location escapes the store");
         }
-        return Files.readAllBytes(path);
+        return path;
     }
 
-    private static String sha256(byte[] bytes) {
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

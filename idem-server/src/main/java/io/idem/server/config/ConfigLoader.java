@@ -205,10 +205,17 @@ public final class ConfigLoader {
             throw new ConfigException("job_deadline.default_seconds (" + fallback
                     + ") must not be longer than job_deadline.max_seconds (" + max + ")");
         }
+        int maxTimeout = s.intValue(
+                "jobs.max_timeout_seconds",
+                "IDEM_MAX_TIMEOUT_SECONDS",
+                io.idem.core.domain.JobSpec.DEFAULT_MAX_TIMEOUT_SECONDS,
+                1,
+                io.idem.core.domain.JobSpec.MAX_TIMEOUT_SECONDS);
         return new DeferralSettings(
                 Duration.ofSeconds(fallback),
                 Duration.ofSeconds(max),
-                s.bool("defer_on_budget_exhausted", "IDEM_DEFER_ON_BUDGET_EXHAUSTED", false));
+                s.bool("defer_on_budget_exhausted", "IDEM_DEFER_ON_BUDGET_EXHAUSTED", false),
+                Duration.ofSeconds(maxTimeout));
     }
 
     /** A comma-separated string (either source) or, in the file, a YAML list. */

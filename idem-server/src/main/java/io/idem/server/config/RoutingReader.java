@@ -1,7 +1,6 @@
 package io.idem.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.idem.core.domain.JobKind;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
@@ -39,6 +38,7 @@ final class RoutingReader {
             "models",
             "connect_timeout_ms",
             "cost_per_image_usd",
+            "cost_per_second_usd",
             "enabled",
             "poll",
             "cancel",
@@ -144,7 +144,9 @@ final class RoutingReader {
                         new ProviderSettings.ExpectContinue(expectContinueWait, Optional.empty())),
                 fake.defaults().model().orElseThrow(),
                 Map.of(),
-                new PricingModel.PerImage(new BigDecimal("0.04")),
+                new PricingModel.PerImageAndSecond(
+                        new PricingModel.PerImage(new BigDecimal("0.04")),
+                        new PricingModel.PerOutputSecond(new BigDecimal("0.05"))),
                 true,
                 Capabilities.ANY.withSimulate(fake.capabilities().simulate()),
                 Optional.empty());
@@ -161,12 +163,12 @@ final class RoutingReader {
         Duration connectTimeout = ProviderFields.connectTimeout(p, where);
         PricingModel pricing = pricing(p, where, vendor);
         boolean enabled = ProviderFields.flag(p, where, "enabled");
-        Capabilities capabilities = capabilities(
+        Capabilities capabilities = CapabilitiesReader.read(
                 p.get("capabilities"),
                 where,
                 ProviderFields.flag(p, where, "poll"),
                 ProviderFields.flag(p, where, "cancel"),
-                vendor.capabilities().simulate());
+                vendor.capabilities());
         Optional<BigDecimal> budget = ProviderFields.dailyBudget(p, where);
         try {
             return new ProviderSettings(
@@ -205,24 +207,35 @@ final class RoutingReader {
     }
 
     /**
-     * {@code cost_per_image_usd} prices the provider per image; without it, the vendor's own model at
-     * zero. No other unit is read from configuration yet (docs/configuration.md).
+     * {@code cost_per_image_usd} prices the provider per image, {@code cost_per_second_usd} per second
+     * of video, both together a provider that makes both; without either, the vendor's own model.
      */
     private static PricingModel pricing(JsonNode p, String where, VendorDescriptor vendor) {
-        JsonNode cost = p.get("cost_per_image_usd");
+        Optional<PricingModel.PerImage> image = price(p, where, "cost_per_image_usd", PricingModel.PerImage::new);
+        Optional<PricingModel.PerOutputSecond> second =
+                price(p, where, "cost_per_second_usd", PricingModel.PerOutputSecond::new);
+        if (image.isPresent() && second.isPresent()) {
+            return new PricingModel.PerImageAndSecond(image.get(), second.get());
+        }
+        return image.<PricingModel>map(m -> m).or(() -> second.map(m -> m)).orElse(vendor.pricing());
+    }
+
+    private static <T extends PricingModel> Optional<T> price(
+            JsonNode p, String where, String field, java.util.function.Function<BigDecimal, T> model) {
+        JsonNode cost = p.get(field);
         if (cost == null) {
-            return vendor.pricing();
+            return Optional.empty();
         }
         BigDecimal usd;
         try {
             usd = new BigDecimal(cost.asText());
         } catch (NumberFormatException e) {
-            throw new ConfigException(where + ".cost_per_image_usd must be a number, was " + cost);
+            throw new ConfigException(where + "." + field + " must be a number, was " + cost);
         }
         try {
-            return new PricingModel.PerImage(usd);
+            return Optional.of(model.apply(usd));
         } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + ".cost_per_image_usd: " + e.getMessage(), e);
+            throw new ConfigException(where + "." + field + ": " + e.getMessage(), e);
         }
     }
 
@@ -269,64 +282,6 @@ final class RoutingReader {
             });
         }
         return adult;
-    }
-
-    private static final Set<String> CAPABILITY_FIELDS =
-            Set.of("kinds", "sizes", "max_width", "max_height", "max_n", "jurisdictions");
-
-    /** The provider's {@code capabilities}, its {@code poll} and {@code cancel}, its vendor's {@code simulate}. */
-    private static Capabilities capabilities(
-            JsonNode node, String where, boolean poll, boolean cancel, boolean simulate) {
-        if (node == null || node.isNull()) {
-            var any = Capabilities.ANY;
-            return new Capabilities(
-                    any.kinds(), any.sizes(), 0, 0, any.maxN(), any.jurisdictions(), poll, cancel, simulate);
-        }
-        if (!node.isObject()) {
-            throw new ConfigException(where + ".capabilities must be a mapping, was " + node);
-        }
-        node.fieldNames().forEachRemaining(field -> {
-            if (!CAPABILITY_FIELDS.contains(field)) {
-                throw new ConfigException(
-                        where + ".capabilities." + field + " is not a known setting; known: " + CAPABILITY_FIELDS);
-            }
-        });
-        try {
-            return new Capabilities(
-                    kinds(node.get("kinds"), where + ".capabilities.kinds"),
-                    strings(node.get("sizes"), where + ".capabilities.sizes"),
-                    node.path("max_width").asInt(0),
-                    node.path("max_height").asInt(0),
-                    node.path("max_n").asInt(10),
-                    strings(node.get("jurisdictions"), where + ".capabilities.jurisdictions"),
-                    poll,
-                    cancel,
-                    simulate);
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(where + ".capabilities: " + e.getMessage(), e);
-        }
-    }
-
-    private static Set<JobKind> kinds(JsonNode node, String where) {
-        var kinds = new java.util.LinkedHashSet<JobKind>();
-        for (String name : strings(node, where)) {
-            kinds.add(JobKind.parse(name)
-                    .orElseThrow(() -> new ConfigException(where + ": unknown kind '" + name + "'; known: "
-                            + java.util.Arrays.toString(JobKind.values()))));
-        }
-        return kinds;
-    }
-
-    private static Set<String> strings(JsonNode node, String where) {
-        if (node == null || node.isNull()) {
-            return Set.of();
-        }
-        if (!node.isArray()) {
-            throw new ConfigException(where + " must be a list, was " + node);
-        }
-        Set<String> out = new LinkedHashSet<>();
-        node.forEach(item -> out.add(item.asText()));
-        return out;
     }
 
     private static String required(JsonNode p, String where, String field) {

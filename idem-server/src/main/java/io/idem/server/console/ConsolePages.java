@@ -18,7 +18,7 @@ final class ConsolePages {
     private static final Logger log = LoggerFactory.getLogger(ConsolePages.class);
     static final String LOGIN = "/console/login";
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-            + " connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+            + " media-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
     private final TemplateEngine engine = TemplateEngine.createPrecompiled(
             null, ContentType.Html, ConsolePages.class.getClassLoader(), "io.idem.server.console.jte");

@@ -63,7 +63,8 @@ final class JobViews {
                         .map(a -> new Views.ImageView(
                                 links.path(a.id()),
                                 "Result from " + r.provider() + " for the prompt: "
-                                        + job.spec().prompt()))
+                                        + job.spec().prompt(),
+                                a.mimeType()))
                         .toList())
                 .orElse(List.of());
         return new Views.JobView(

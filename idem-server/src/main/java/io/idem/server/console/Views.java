@@ -75,7 +75,12 @@ public final class Views {
             String reviewReason,
             String reviewSince) {}
 
-    public record ImageView(String url, String alt) {}
+    /** One result file: an image, or a video clip (shown with a player). */
+    public record ImageView(String url, String alt, String mimeType) {
+        public boolean video() {
+            return mimeType.startsWith("video/");
+        }
+    }
 
     public record AttemptView(
             String provider,

@@ -25,6 +25,7 @@ public final class JobJson {
         out.put("prompt", job.spec().prompt());
         out.put("size", job.spec().size());
         out.put("n", job.spec().n());
+        job.spec().video().ifPresent(video -> out.put("video", video(video)));
         out.put("candidates", job.spec().candidates());
         out.put("created_at", job.createdAt().toString());
         out.put("updated_at", job.updatedAt().toString());
@@ -73,6 +74,21 @@ public final class JobJson {
                         Map.of("url", baseUrl + links.path(a.id()), "mime_type", a.mimeType(), "bytes", a.bytes())));
         result.put("images", images);
         return result;
+    }
+
+    /** A video job's parameters, under the request's own field names. */
+    static Map<String, Object> video(io.idem.core.domain.VideoParams v) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("duration_seconds", v.durationSeconds());
+        out.put("resolution", v.resolution());
+        out.put("aspect_ratio", v.aspectRatio());
+        out.put("fps", v.fps().orElse(null));
+        out.put("seed", v.seed().orElse(null));
+        out.put("negative_prompt", v.negativePrompt().orElse(null));
+        out.put("start_image", v.startImage().orElse(null));
+        out.put("end_image", v.endImage().orElse(null));
+        out.put("audio", v.audio());
+        return out;
     }
 
     public static Map<String, Object> attempt(Attempt a) {

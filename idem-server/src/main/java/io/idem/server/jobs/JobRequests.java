@@ -31,7 +31,7 @@ public final class JobRequests {
     /** Where the job's end is announced, signed (docs/operations.md#webhooks). */
     static final String CALLBACK_URL = "callback_url";
 
-    static final Set<String> FIELDS = Set.of(
+    static final Set<String> FIELDS = fields(
             "prompt",
             "model",
             "timeout",
@@ -45,6 +45,13 @@ public final class JobRequests {
             "metadata",
             MaxCost.FIELD,
             CALLBACK_URL);
+
+    private static Set<String> fields(String... core) {
+        Set<String> all = new java.util.HashSet<>(List.of(core));
+        all.addAll(VideoRequests.FIELDS);
+        return Set.copyOf(all);
+    }
+
     static final List<String> KINDS =
             java.util.Arrays.stream(JobKind.values()).map(JobKind::wire).toList();
     private static final Pattern SIMULATE = Pattern.compile(
@@ -155,8 +162,7 @@ public final class JobRequests {
             }
         }
         CandidatePlan.Planned plan = new CandidatePlan.Planned(spec.lane(), spec.candidates(), spec.pinned());
-        var checks = eligibility.check(
-                spec.candidates(), spec.model(), spec.kind(), spec.size(), spec.n(), asker.jurisdiction());
+        var checks = eligibility.check(spec.candidates(), spec.generation(), asker.jurisdiction());
         return new Draft(spec, plan, checks);
     }
 
@@ -178,12 +184,15 @@ public final class JobRequests {
         JobKind kind = JobKind.parse(kindName)
                 .orElseThrow(() -> ApiError.badRequest(
                         "invalid_kind", "kind must be one of " + KINDS + ", was '" + kindName + "'"));
-        String size = Json.text(body, "size", "1024x1024");
+        var video = VideoRequests.read(body, kind);
+        String size =
+                video.map(io.idem.core.domain.VideoParams::size).orElseGet(() -> Json.text(body, "size", "1024x1024"));
         if (!size.matches("[1-9][0-9]{1,4}x[1-9][0-9]{1,4}")) {
             throw ApiError.badRequest("invalid_size", "size must look like 1024x1024, was '" + size + "'");
         }
-        int n = integer(body, "n", 1, 1, JobSpec.MAX_N);
-        int timeout = integer(body, "timeout", DEFAULT_TIMEOUT, 1, JobSpec.MAX_TIMEOUT_SECONDS);
+        int n = integer(body, "n", 1, 1, video.isPresent() ? 1 : JobSpec.MAX_N);
+        int timeout = integer(body, "timeout", DEFAULT_TIMEOUT, 1, (int)
+                deadlines.maxTimeout().toSeconds());
         int deadline = integer(
                 body, "deadline_seconds", (int) deadlines.defaultDeadline().toSeconds(), 1, (int)
                         deadlines.maxDeadline().toSeconds());
@@ -196,7 +205,7 @@ public final class JobRequests {
         String metadataJson =
                 canonical(metadata == null || metadata.isNull() ? Json.MAPPER.createObjectNode() : metadata);
         return new JobSpec(
-                new JobSpec.Generation(prompt, Json.text(body, "model", null), kind, size, n),
+                new JobSpec.Generation(prompt, Json.text(body, "model", null), kind, size, n, video),
                 new JobSpec.Route(planned.lane(), planned.candidates(), planned.pinned()),
                 timeout,
                 deadline,
@@ -303,6 +312,8 @@ public final class JobRequests {
                 .ifPresent(max ->
                         canonical.put(MaxCost.FIELD, max.stripTrailingZeros().toPlainString()));
         spec.callbackUrl().ifPresent(url -> canonical.put(CALLBACK_URL, url));
+        // Only for video jobs, so an image job's hash is what it always was.
+        canonical.putAll(VideoRequests.canonical(spec));
         try {
             return MessageDigest.getInstance("SHA-256").digest(Json.CANONICAL.writeValueAsBytes(canonical));
         } catch (NoSuchAlgorithmException | JsonProcessingException e) {

@@ -99,6 +99,7 @@ public final class HttpApi {
                         parts.clock()),
                 new ReviewApi(auth, review(parts), links, parts.clock()),
                 new CancelApi(auth, reads, engine.canceller(), links),
+                new io.idem.server.videos.VideosApi(auth, desk, parts.assets(), engine.canceller(), maxBytes),
                 new HooksApi(engine.webhookLinks(), jobStores.webhooks(), engine.reconciler(), parts.clock()),
                 new ProvidersApi(auth, facts),
                 new EventsApi(auth, parts.stores().watch().events()),
