@@ -5,6 +5,7 @@ import io.idem.providers.chat.OpenAiChatVendor;
 import io.idem.providers.chat.StaticVendor;
 import io.idem.providers.fake.FakeVendor;
 import io.idem.providers.fal.FalVendor;
+import io.idem.providers.kling.KlingVendor;
 import io.idem.providers.openai.OpenAiImagesVendor;
 import io.idem.providers.replicate.ReplicateVendor;
 import io.idem.providers.runware.RunwareVendor;
@@ -30,6 +31,7 @@ public final class Vendors {
             FalVendor.DESCRIPTOR,
             ReplicateVendor.DESCRIPTOR,
             RunwareVendor.DESCRIPTOR,
+            KlingVendor.DESCRIPTOR,
             OpenAiChatVendor.DESCRIPTOR,
             OllamaVendor.DESCRIPTOR,
             StaticVendor.DESCRIPTOR);
