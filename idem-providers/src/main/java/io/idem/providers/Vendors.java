@@ -10,6 +10,7 @@ import io.idem.providers.openai.OpenAiImagesVendor;
 import io.idem.providers.replicate.ReplicateVendor;
 import io.idem.providers.runware.RunwareVendor;
 import io.idem.providers.vendor.VendorDescriptor;
+import io.idem.providers.veo.VeoVendor;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,7 @@ public final class Vendors {
             ReplicateVendor.DESCRIPTOR,
             RunwareVendor.DESCRIPTOR,
             KlingVendor.DESCRIPTOR,
+            VeoVendor.DESCRIPTOR,
             OpenAiChatVendor.DESCRIPTOR,
             OllamaVendor.DESCRIPTOR,
             StaticVendor.DESCRIPTOR);
