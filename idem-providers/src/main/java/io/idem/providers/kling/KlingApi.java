@@ -62,9 +62,9 @@ final class KlingApi {
         throw new IllegalStateException("Kling keys are not usable");
     }
 
-    /** What makes Kling's words safe to keep: the node's secrets hidden. */
+    /** What makes Kling's words safe to keep: the node's secrets and both keys hidden. */
     VendorText text() {
-        return calls.text();
+        return calls.text().hiding(secretKey());
     }
 
     VendorExchange submit(String action, Duration timeout, SendTracker body) {

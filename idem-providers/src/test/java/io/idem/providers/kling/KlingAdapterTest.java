@@ -356,6 +356,29 @@ class KlingAdapterTest {
     }
 
     @Test
+    void keysAndTokensKlingQuotesBackNeverReachTheOutcome() {
+        String reference = KlingStandIn.reference();
+        KLING.onSubmit(
+                "text2video",
+                json(
+                        400,
+                        "{\"code\":1201,\"message\":\"bad value; keys were " + KlingStandIn.ACCESS_KEY + " / "
+                                + KlingStandIn.SECRET_KEY + ", header Bearer eyJhbGciOiJIUzI1NiJ9.e30.x\"}"));
+
+        Outcome outcome =
+                KLING.adapter().generate(KlingStandIn.call(reference, FIVE_SECONDS, AttemptListener.NONE, TIMEOUT));
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class,
+                        r -> assertThat(r.message())
+                                .contains("bad value")
+                                .doesNotContain(KlingStandIn.ACCESS_KEY)
+                                .doesNotContain(KlingStandIn.SECRET_KEY)
+                                .doesNotContain("eyJhbGciOiJIUzI1NiJ9"));
+    }
+
+    @Test
     void klingOffersNoCancel() {
         CancelAnswer answer = KLING.adapter()
                 .cancel(new AttemptRef(

@@ -247,6 +247,19 @@ class VeoAdapterTest {
     }
 
     @Test
+    void aKeyGoogleQuotesBackNeverReachesTheOutcome() {
+        VEO.onSubmit(
+                json(400, VeoStandIn.error(400, "INVALID_ARGUMENT", "API key " + VeoStandIn.KEY + " cannot do that")));
+
+        Outcome outcome = VEO.adapter().generate(VeoStandIn.call(EIGHT_SECONDS, AttemptListener.NONE, TIMEOUT));
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Rejected.class,
+                        r -> assertThat(r.message()).contains("cannot do that").doesNotContain(VeoStandIn.KEY));
+    }
+
+    @Test
     void veoOffersNoCancel() {
         CancelAnswer answer = VEO.adapter()
                 .cancel(new AttemptRef("veo", "ref-3", Optional.of(VeoStandIn.OPERATION), null, Instant.now()));
