@@ -62,6 +62,23 @@ public final class JobPoller {
         }
     }
 
+    /**
+     * A submit's answer: {@code accepted} with the job a 200 carries ({@code parse}), else the
+     * vendor's refusal of it ({@code refused}, given the status and body) with any {@code
+     * Retry-After}.
+     */
+    public static <T> Outcome onSubmitted(
+            java.net.http.HttpResponse<byte[]> response,
+            Function<byte[], Optional<T>> parse,
+            java.util.function.BiFunction<Integer, byte[], Outcome> refused,
+            Function<T, Outcome> accepted) {
+        Optional<T> job = parse.apply(response.body());
+        if (response.statusCode() != 200 || job.isEmpty()) {
+            return RetryAfter.onto(refused.apply(response.statusCode(), response.body()), response);
+        }
+        return accepted.apply(job.get());
+    }
+
     /** A read that found nothing usable: the HTTP status or the failure, for {@code lastSeen}. */
     public static Read.Pending unread(VendorExchange exchange) {
         return new Read.Pending(

@@ -18,7 +18,6 @@ import io.idem.providers.http.Credential;
 import io.idem.providers.http.JobPoller;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.PollSchedule;
-import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -98,25 +97,20 @@ public final class KlingAdapter implements ProviderAdapter {
             Instant deadline = clock.instant().plus(call.timeout());
             return switch (api.submit(action, call.timeout(), tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
-                case VendorExchange.Answered answered -> {
-                    Optional<KlingTask> task =
-                            KlingTask.parse(answered.response().body());
-                    if (answered.response().statusCode() != 200 || task.isEmpty()) {
-                        yield RetryAfter.onto(
-                                KlingErrors.refused(
-                                        answered.response().statusCode(),
-                                        answered.response().body(),
-                                        api.text()),
-                                answered.response());
-                    }
-                    String id = action + "/" + task.get().id();
-                    call.listener().submitted(id);
-                    yield poller.await(
-                            id,
-                            deadline,
-                            "reconcile asks for it by our external_task_id",
-                            left -> read(id, left, video.durationSeconds()));
-                }
+                case VendorExchange.Answered answered ->
+                    JobPoller.onSubmitted(
+                            answered.response(),
+                            KlingTask::parse,
+                            (status, body) -> KlingErrors.refused(status, body, api.text()),
+                            task -> {
+                                String id = action + "/" + task.id();
+                                call.listener().submitted(id);
+                                return poller.await(
+                                        id,
+                                        deadline,
+                                        "reconcile asks for it by our external_task_id",
+                                        left -> read(id, left, video.durationSeconds()));
+                            });
             };
         });
     }

@@ -18,7 +18,6 @@ import io.idem.providers.http.Credential;
 import io.idem.providers.http.JobPoller;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.PollSchedule;
-import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
@@ -119,23 +118,21 @@ public final class VeoAdapter implements ProviderAdapter {
                     VendorCalls.billablePost(submit, call.timeout(), tracker).header(KEY_HEADER, key.secret());
             return switch (calls.send(request, new Credential.None(), tracker)) {
                 case VendorExchange.Failed failed -> lost(failed.outcome());
-                case VendorExchange.Answered answered -> {
-                    Optional<VeoOperation> operation =
-                            VeoOperation.parse(answered.response().body());
-                    if (answered.response().statusCode() != 200 || operation.isEmpty()) {
-                        yield RetryAfter.onto(
-                                VeoErrors.refused(
-                                        answered.response().statusCode(),
-                                        answered.response().body(),
-                                        calls.text(key)),
-                                answered.response());
-                    }
-                    String name = operation.get().name();
-                    call.listener().submitted(name);
-                    BigDecimal seconds = BigDecimal.valueOf(video.durationSeconds());
-                    yield poller.await(
-                            name, deadline, "reconcile polls it by its name", left -> read(name, left, seconds));
-                }
+                case VendorExchange.Answered answered ->
+                    JobPoller.onSubmitted(
+                            answered.response(),
+                            VeoOperation::parse,
+                            (status, body) -> VeoErrors.refused(status, body, calls.text(key)),
+                            operation -> {
+                                String name = operation.name();
+                                call.listener().submitted(name);
+                                BigDecimal seconds = BigDecimal.valueOf(video.durationSeconds());
+                                return poller.await(
+                                        name,
+                                        deadline,
+                                        "reconcile polls it by its name",
+                                        left -> read(name, left, seconds));
+                            });
             };
         });
     }
