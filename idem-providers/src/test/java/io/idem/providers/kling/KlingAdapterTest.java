@@ -379,6 +379,14 @@ class KlingAdapterTest {
     }
 
     @Test
+    void healthListsOneTaskWithASignedToken() {
+        KLING.onQuery("text2video?pageNum=1&pageSize=1", json(200, "{\"code\":0,\"message\":\"SUCCEED\",\"data\":[]}"));
+
+        assertThat(KLING.adapter().health().healthy()).isTrue();
+        assertThat(KLING.adapter(name -> null).health().healthy()).isFalse();
+    }
+
+    @Test
     void klingOffersNoCancel() {
         CancelAnswer answer = KLING.adapter()
                 .cancel(new AttemptRef(

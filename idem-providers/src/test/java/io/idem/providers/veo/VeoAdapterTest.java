@@ -260,6 +260,17 @@ class VeoAdapterTest {
     }
 
     @Test
+    void healthListsTheModelsWithTheKey() {
+        VEO.denyWrongKeys();
+        VEO.vendor.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlEqualTo("/v1beta/models?pageSize=1"))
+                .atPriority(1)
+                .withHeader(VeoAdapter.KEY_HEADER, equalTo(VeoStandIn.KEY))
+                .willReturn(json(200, "{\"models\":[]}")));
+
+        assertThat(VEO.adapter().health().healthy()).isTrue();
+    }
+
+    @Test
     void veoOffersNoCancel() {
         CancelAnswer answer = VEO.adapter()
                 .cancel(new AttemptRef("veo", "ref-3", Optional.of(VeoStandIn.OPERATION), null, Instant.now()));
