@@ -1,6 +1,7 @@
 package io.idem.providers.vendor;
 
 import io.idem.core.domain.JobKind;
+import io.idem.core.provider.VideoCapabilities;
 import java.util.Set;
 
 /**
@@ -17,6 +18,8 @@ import java.util.Set;
  * @param callsOut it calls a vendor over the network, so it can be unwell and gets health checks
  *     (the static tier answers from memory)
  * @param statesCost its answer states what the call cost, which wins over the configured price
+ * @param video the clips its API can make, what a provider gets when its configuration declares no
+ *     {@code capabilities.video} (so routing skips it for a clip it cannot make)
  */
 public record VendorCapabilities(
         Set<JobKind> kinds,
@@ -26,10 +29,25 @@ public record VendorCapabilities(
         boolean streaming,
         boolean simulate,
         boolean callsOut,
-        boolean statesCost) {
+        boolean statesCost,
+        VideoCapabilities video) {
 
     public VendorCapabilities {
         kinds = Set.copyOf(kinds);
+        java.util.Objects.requireNonNull(video, "video");
+    }
+
+    /** A vendor whose clips are not narrowed (or that makes none). */
+    public VendorCapabilities(
+            Set<JobKind> kinds,
+            boolean poll,
+            boolean cancel,
+            boolean lookup,
+            boolean streaming,
+            boolean simulate,
+            boolean callsOut,
+            boolean statesCost) {
+        this(kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, VideoCapabilities.ANY);
     }
 
     /** A chat-only vendor reached over the network that streams. */

@@ -41,7 +41,8 @@ final class CapabilitiesReader {
                     any.jurisdictions(),
                     poll,
                     cancel,
-                    vendor.simulate());
+                    vendor.simulate(),
+                    new Capabilities.Media(vendor.video(), java.util.Map.of()));
         }
         String here = where + ".capabilities";
         known(node, here, FIELDS);
@@ -58,7 +59,7 @@ final class CapabilitiesReader {
                     cancel,
                     vendor.simulate(),
                     new Capabilities.Media(
-                            video(node.get("video"), here + ".video").orElse(VideoCapabilities.ANY),
+                            video(node.get("video"), here + ".video").orElse(vendor.video()),
                             models(node.get("models"), here + ".models")));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(here + ": " + e.getMessage(), e);
