@@ -6,6 +6,7 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.SubmissionBook;
 import io.idem.providers.http.VendorCalls;
+import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -28,19 +29,19 @@ final class FalFollowUp {
     /** How far back the history is searched by id when the attempt's start is unknown. */
     static final Duration ID_LOOKBACK = Duration.ofDays(7);
 
+    /** A history entry comes without the result's headers (so without fal's billable units). */
+    private static final HttpHeaders NO_HEADERS = HttpHeaders.of(java.util.Map.of(), (a, b) -> true);
+
     private final FalQueue queue;
     private final FalCompletion completion;
     private final FalHistory history;
-    private final FalDelivery delivery;
     private final SubmissionBook book;
     private final InstantSource clock;
 
-    FalFollowUp(
-            FalQueue queue, FalCompletion completion, FalDelivery delivery, SubmissionBook book, InstantSource clock) {
+    FalFollowUp(FalQueue queue, FalCompletion completion, SubmissionBook book, InstantSource clock) {
         this.queue = queue;
         this.completion = completion;
         this.history = new FalHistory(queue);
-        this.delivery = delivery;
         this.book = book;
         this.clock = clock;
     }
@@ -141,7 +142,7 @@ final class FalFollowUp {
         if (status == 200) {
             return entry.output().isObject()
                             && !FalDelivery.mediaUrls(entry.output()).isEmpty()
-                    ? answer(delivery.deliver(entry.output(), id))
+                    ? answer(completion.deliver(entry.output(), NO_HEADERS, id))
                     : byIdWithoutHistory(endpointId, id);
         }
         if (status >= 500) {

@@ -8,7 +8,7 @@ import io.idem.providers.vendor.VendorDescriptor;
 import java.util.Optional;
 import java.util.Set;
 
-/** Runware's task API ({@link RunwareAdapter}): images under our own task UUID, no cancel. */
+/** Runware's task API ({@link RunwareAdapter}): images and videos under our own task UUID, no cancel. */
 public final class RunwareVendor {
     public static final String NAME = "runware";
     public static final String KEY_VARIABLE = "RUNWARE_API_KEY";
@@ -17,7 +17,7 @@ public final class RunwareVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(RunwareAdapter.DEFAULT_BASE_URL, KEY_VARIABLE, Optional.empty()),
-            new VendorCapabilities(Set.of(JobKind.IMAGE), true, false, true, false, false, true, true),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, false, true, false, false, true, true),
             PricingModel.PerImage.FREE,
             RunwareAdapter::new);
 
