@@ -9,7 +9,6 @@ import io.idem.providers.http.MediaDownloader;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpHeaders;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +26,6 @@ import java.util.Optional;
  */
 final class FalVideoDelivery {
     static final String BILLABLE_UNITS = "x-fal-billable-units";
-    static final Duration DOWNLOAD_TIMEOUT = Duration.ofMinutes(5);
     private static final int REMEMBERED = 10_000;
 
     private final MediaDownloader downloader;
@@ -69,7 +67,7 @@ final class FalVideoDelivery {
         }
         GenerationResult.Media clip;
         try {
-            clip = downloader.spool(urls.getFirst(), DOWNLOAD_TIMEOUT);
+            clip = downloader.spool(urls.getFirst(), FalDelivery.DOWNLOAD_TIMEOUT);
         } catch (MediaDownloader.DownloadException e) {
             return new Outcome.Unconfirmed(
                     "result_download_failed",

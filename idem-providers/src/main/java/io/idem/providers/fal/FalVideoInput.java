@@ -2,10 +2,9 @@ package io.idem.providers.fal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.domain.JobKind;
-import io.idem.core.domain.VideoParams;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.GenerationCall;
-import io.idem.providers.http.VendorJson;
+import io.idem.providers.http.VideoInput;
 import java.util.Optional;
 
 /**
@@ -29,21 +28,6 @@ final class FalVideoInput {
     }
 
     static ObjectNode of(GenerationCall call) {
-        VideoParams video = call.video().orElse(VideoParams.DEFAULTS);
-        ObjectNode input = VendorJson.MAPPER
-                .createObjectNode()
-                .put("prompt", call.prompt())
-                .put("duration", video.durationSeconds())
-                .put("aspect_ratio", video.aspectRatio())
-                .put("resolution", video.resolution());
-        video.fps().ifPresent(fps -> input.put("fps", fps));
-        video.seed().ifPresent(seed -> input.put("seed", seed));
-        video.negativePrompt().ifPresent(text -> input.put("negative_prompt", text));
-        video.startImage().ifPresent(url -> input.put("image_url", url));
-        video.endImage().ifPresent(url -> input.put("end_image_url", url));
-        if (video.audio()) {
-            input.put("generate_audio", true);
-        }
-        return input;
+        return VideoInput.of(call, "image_url", "end_image_url");
     }
 }
