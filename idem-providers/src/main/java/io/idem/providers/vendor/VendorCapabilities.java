@@ -1,6 +1,8 @@
 package io.idem.providers.vendor;
 
 import io.idem.core.domain.JobKind;
+import io.idem.core.provider.VideoCapabilities;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -17,6 +19,9 @@ import java.util.Set;
  * @param callsOut it calls a vendor over the network, so it can be unwell and gets health checks
  *     (the static tier answers from memory)
  * @param statesCost its answer states what the call cost, which wins over the configured price
+ * @param video the clips its video adapter can make whatever the model: a provider's {@code
+ *     capabilities.video} starts from these, so a parameter the adapter cannot send (Runware has no
+ *     common soundtrack field) is never routed to it
  */
 public record VendorCapabilities(
         Set<JobKind> kinds,
@@ -26,10 +31,25 @@ public record VendorCapabilities(
         boolean streaming,
         boolean simulate,
         boolean callsOut,
-        boolean statesCost) {
+        boolean statesCost,
+        VideoCapabilities video) {
 
     public VendorCapabilities {
         kinds = Set.copyOf(kinds);
+        Objects.requireNonNull(video, "video");
+    }
+
+    /** A vendor whose clips (if it makes any) are limited only by its models. */
+    public VendorCapabilities(
+            Set<JobKind> kinds,
+            boolean poll,
+            boolean cancel,
+            boolean lookup,
+            boolean streaming,
+            boolean simulate,
+            boolean callsOut,
+            boolean statesCost) {
+        this(kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, VideoCapabilities.ANY);
     }
 
     /** A chat-only vendor reached over the network that streams. */
