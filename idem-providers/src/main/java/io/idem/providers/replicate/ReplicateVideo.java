@@ -57,11 +57,16 @@ final class ReplicateVideo {
         return result.media().stream().anyMatch(m -> m.mimeType().startsWith("video/"));
     }
 
+    /** Whether the prediction makes a clip: its input asks for a {@code duration} (image models take none). */
+    static boolean isClip(Prediction p) {
+        JsonNode asked = p.input().path("duration");
+        return asked.isNumber() && asked.decimalValue().signum() > 0;
+    }
+
     /** What a delivered clip consumed, from the prediction. */
     static Usage usage(Prediction p) {
         BigDecimal ran = p.runs().predictSeconds().orElse(BigDecimal.ZERO);
-        JsonNode asked = p.input().path("duration");
-        BigDecimal seconds = asked.isNumber() && asked.decimalValue().signum() > 0 ? asked.decimalValue() : ran;
+        BigDecimal seconds = isClip(p) ? p.input().path("duration").decimalValue() : ran;
         return new Usage(0, seconds, 0, 0, ran);
     }
 }
