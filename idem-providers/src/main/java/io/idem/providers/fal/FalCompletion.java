@@ -31,6 +31,21 @@ final class FalCompletion {
         this.schedule = schedule;
     }
 
+    /** A history entry comes without the result's headers (so without fal's billable units). */
+    private static final HttpHeaders NO_HEADERS = HttpHeaders.of(java.util.Map.of(), (a, b) -> true);
+
+    /**
+     * A successful output found in fal's history: delivered as {@link #deliver} does, a clip priced
+     * by the {@code duration} its listed input asked for (the history shows no billable units).
+     */
+    Outcome deliverListed(JsonNode output, JsonNode input, String requestId) {
+        JsonNode asked = input.path("duration");
+        if (FalVideoDelivery.isVideo(output) && asked.canConvertToInt() && asked.asInt() > 0) {
+            videos.expect(requestId, asked.asInt());
+        }
+        return deliver(output, NO_HEADERS, requestId);
+    }
+
     /** A successful output in hand: a clip (streamed to disk), else images. */
     Outcome deliver(JsonNode output, HttpHeaders headers, String requestId) {
         return FalVideoDelivery.isVideo(output)

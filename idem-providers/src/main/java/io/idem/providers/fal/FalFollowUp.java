@@ -6,7 +6,6 @@ import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.SubmissionBook;
 import io.idem.providers.http.VendorCalls;
-import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -28,9 +27,6 @@ final class FalFollowUp {
     static final Duration RUN_ALLOWANCE = Duration.ofMinutes(10);
     /** How far back the history is searched by id when the attempt's start is unknown. */
     static final Duration ID_LOOKBACK = Duration.ofDays(7);
-
-    /** A history entry comes without the result's headers (so without fal's billable units). */
-    private static final HttpHeaders NO_HEADERS = HttpHeaders.of(java.util.Map.of(), (a, b) -> true);
 
     private final FalQueue queue;
     private final FalCompletion completion;
@@ -142,7 +138,7 @@ final class FalFollowUp {
         if (status == 200) {
             return entry.output().isObject()
                             && !FalDelivery.mediaUrls(entry.output()).isEmpty()
-                    ? answer(completion.deliver(entry.output(), NO_HEADERS, id))
+                    ? answer(completion.deliverListed(entry.output(), entry.input(), id))
                     : byIdWithoutHistory(endpointId, id);
         }
         if (status >= 500) {

@@ -198,6 +198,38 @@ class FalVideoTest {
         });
     }
 
+    @Test
+    void aLostVideoSubmitIsFoundInFalsHistoryByItsInputAndItsClipSpooled() {
+        GenerationCall call = new CallBuilder("fal", ENDPOINT)
+                .video(VideoStandIn.CLIP)
+                .timeout(Duration.ofSeconds(1))
+                .build();
+        wm.stubFor(
+                post(urlPathEqualTo("/" + ENDPOINT)).willReturn(json(200, "{}").withFixedDelay(3_000)));
+        FalAdapter adapter = adapter();
+        Outcome lost = adapter.generate(call);
+        String sent = Instant.now().toString();
+        wm.stubFor(get(urlPathEqualTo("/v1/models/requests/by-endpoint")).willReturn(json(200, """
+                        {"items":[{"request_id":"%s","endpoint_id":"%s","sent_at":"%s","started_at":"%s","ended_at":"%s",
+                          "status_code":200,"duration":80.0,"json_input":%s,
+                          "json_output":{"video":{"url":"%s/files/clip.mp4"}}}],"next_cursor":null,"has_more":false}\
+                        """.formatted(
+                        ID, ENDPOINT, sent, sent, sent, FalVideoInput.of(call), wm.baseUrl()))));
+        wm.stubFor(get(urlPathEqualTo("/files/clip.mp4")).willReturn(VideoStandIn.mp4()));
+
+        ReconcileAnswer answer =
+                adapter.reconcile(new AttemptRef("fal", call.reference(), Optional.empty(), ENDPOINT, Instant.now()));
+
+        assertThat(lost).isInstanceOf(Outcome.Unconfirmed.class);
+        assertThat(answer).isInstanceOfSatisfying(ReconcileAnswer.Delivered.class, d -> {
+            assertThat(d.outcome().requestId()).isEqualTo(ID);
+            // the listed input asked for 6 s
+            assertThat(d.outcome().costUsd()).isEqualByComparingTo(new BigDecimal("0.60"));
+            assertThat(VideoStandIn.spooledBytes(d.outcome().result().media().getFirst()))
+                    .isEqualTo(VideoStandIn.MP4);
+        });
+    }
+
     private static AttemptRef ref(Optional<String> requestId) {
         return new AttemptRef("fal", "a7e0c7a4-5b0f-4d7e-9d67-3c4f1e2a9b10", requestId, ENDPOINT, Instant.now());
     }
