@@ -30,7 +30,9 @@ final class EmbeddedNodes implements AutoCloseable {
                     .dataDirectory(Files.createTempDirectory("idem-embedded-test"))
                     .secret("test-secret-0123456789abcdef")
                     // The sweep would reconcile parked jobs on its own; the tests decide them.
-                    .environment(Map.of("RECONCILE_INTERVAL_SECONDS", "86400"))
+                    // Failures the tests ask the fake for must not open the one provider's breaker for the next test.
+                    .environment(
+                            Map.of("RECONCILE_INTERVAL_SECONDS", "86400", "IDEM_BREAKER_FAILURE_THRESHOLD", "1000"))
                     .workers(4)
                     .build();
         } catch (IOException e) {

@@ -5,10 +5,12 @@ import io.idem.providers.chat.OpenAiChatVendor;
 import io.idem.providers.chat.StaticVendor;
 import io.idem.providers.fake.FakeVendor;
 import io.idem.providers.fal.FalVendor;
+import io.idem.providers.kling.KlingVendor;
 import io.idem.providers.openai.OpenAiImagesVendor;
 import io.idem.providers.replicate.ReplicateVendor;
 import io.idem.providers.runware.RunwareVendor;
 import io.idem.providers.vendor.VendorDescriptor;
+import io.idem.providers.veo.VeoVendor;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +32,8 @@ public final class Vendors {
             FalVendor.DESCRIPTOR,
             ReplicateVendor.DESCRIPTOR,
             RunwareVendor.DESCRIPTOR,
+            KlingVendor.DESCRIPTOR,
+            VeoVendor.DESCRIPTOR,
             OpenAiChatVendor.DESCRIPTOR,
             OllamaVendor.DESCRIPTOR,
             StaticVendor.DESCRIPTOR);

@@ -49,8 +49,18 @@ class VendorsTest {
         assertThat(Vendors.ALL)
                 .extracting(VendorDescriptor::name)
                 .containsExactly(
-                        "fake", "openai_images", "fal", "replicate", "runware", "openai_chat", "ollama", "static");
-        assertThat(Vendors.jobNames()).containsExactly("fake", "openai_images", "fal", "replicate", "runware");
+                        "fake",
+                        "openai_images",
+                        "fal",
+                        "replicate",
+                        "runware",
+                        "kling",
+                        "veo",
+                        "openai_chat",
+                        "ollama",
+                        "static");
+        assertThat(Vendors.jobNames())
+                .containsExactly("fake", "openai_images", "fal", "replicate", "runware", "kling", "veo");
         assertThat(Vendors.chatNames()).containsExactly("fake", "openai_chat", "ollama", "static");
         assertThat(Vendors.chatOnlyNames()).containsExactly("openai_chat", "ollama", "static");
         assertThat(Vendors.named("dalle")).isEmpty();
@@ -102,6 +112,18 @@ class VendorsTest {
                         "http://127.0.0.1:11434",
                         null,
                         null),
+                Arguments.of(
+                        io.idem.providers.kling.KlingVendor.DESCRIPTOR,
+                        io.idem.providers.kling.KlingAdapter.DEFAULT_BASE_URL,
+                        "https://api-singapore.klingai.com",
+                        "KLING_ACCESS_KEY",
+                        "kling-v2-6"),
+                Arguments.of(
+                        io.idem.providers.veo.VeoVendor.DESCRIPTOR,
+                        io.idem.providers.veo.VeoAdapter.DEFAULT_BASE_URL,
+                        "https://generativelanguage.googleapis.com",
+                        "GEMINI_API_KEY",
+                        null),
                 Arguments.of(StaticVendor.DESCRIPTOR, StaticVendor.NOWHERE, "http://127.0.0.1:0", null, null));
     }
 
@@ -143,7 +165,7 @@ class VendorsTest {
                         .getName());
             }
         }
-        assertThat(adapterClasses).hasSize(9);
+        assertThat(adapterClasses).hasSize(11);
         assertThat(created).containsExactlyInAnyOrderElementsOf(adapterClasses);
     }
 
@@ -177,10 +199,17 @@ class VendorsTest {
     }
 
     @Test
-    void imageVendorsPricePerImageAndChatOnlyVendorsPerToken() {
+    void imageVendorsPricePerImageVideoOnlyVendorsPerSecondAndChatOnlyVendorsPerToken() {
         Vendors.ALL.forEach(vendor -> assertThat(vendor.pricing())
                 .as(vendor.name())
-                .isEqualTo(vendor.chatOnly() ? PricingModel.PerToken.FREE : PricingModel.PerImage.FREE));
+                .isEqualTo(
+                        vendor.chatOnly()
+                                ? PricingModel.PerToken.FREE
+                                : vendor.capabilities()
+                                                .kinds()
+                                                .equals(java.util.Set.of(io.idem.core.domain.JobKind.VIDEO))
+                                        ? new PricingModel.PerOutputSecond(java.math.BigDecimal.ZERO)
+                                        : PricingModel.PerImage.FREE));
     }
 
     @Test
@@ -188,7 +217,7 @@ class VendorsTest {
         assertThatThrownBy(() -> Adapters.create(settings("ollama"), java.time.InstantSource.system()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown adapter 'ollama'")
-                .hasMessageContaining("[fake, openai_images, fal, replicate, runware]");
+                .hasMessageContaining("[fake, openai_images, fal, replicate, runware, kling, veo]");
         assertThatThrownBy(() -> ChatAdapters.create(
                         settings("fal"), Optional.empty(), List.of(), variable -> null, Redactor.shapesOnly()))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -96,19 +96,33 @@ public record ProviderSettings(
      * @param usageKeyEnv the variable holding the key that reads the vendor's usage or cost report,
      *     where it needs another than the calls' (OpenAI's costs report needs an admin key)
      * @param expectContinue how the provider's POSTs ask for {@code 100 Continue}
+     * @param secretKeyEnv the variable holding a second secret, for a vendor that signs its own
+     *     tokens from a key pair (Kling: {@code api_key_env} holds the access key, this the secret key)
      */
     public record Endpoint(
             URI baseUrl,
             Optional<String> apiKeyEnv,
             Duration connectTimeout,
             Optional<String> usageKeyEnv,
-            ExpectContinue expectContinue) {
+            ExpectContinue expectContinue,
+            Optional<String> secretKeyEnv) {
         public Endpoint {
             Objects.requireNonNull(baseUrl, "baseUrl");
             Objects.requireNonNull(apiKeyEnv, "apiKeyEnv");
             Objects.requireNonNull(connectTimeout, "connectTimeout");
             Objects.requireNonNull(usageKeyEnv, "usageKeyEnv");
             Objects.requireNonNull(expectContinue, "expectContinue");
+            Objects.requireNonNull(secretKeyEnv, "secretKeyEnv");
+        }
+
+        /** Without a second secret. */
+        public Endpoint(
+                URI baseUrl,
+                Optional<String> apiKeyEnv,
+                Duration connectTimeout,
+                Optional<String> usageKeyEnv,
+                ExpectContinue expectContinue) {
+            this(baseUrl, apiKeyEnv, connectTimeout, usageKeyEnv, expectContinue, Optional.empty());
         }
 
         public Endpoint(
@@ -166,6 +180,10 @@ public record ProviderSettings(
         return endpoint.expectContinue();
     }
 
+    public Optional<String> secretKeyEnv() {
+        return endpoint.secretKeyEnv();
+    }
+
     public boolean poll() {
         return capabilities.poll();
     }
@@ -184,7 +202,8 @@ public record ProviderSettings(
                         endpoint.apiKeyEnv(),
                         endpoint.connectTimeout(),
                         endpoint.usageKeyEnv(),
-                        endpoint.expectContinue()),
+                        endpoint.expectContinue(),
+                        endpoint.secretKeyEnv()),
                 defaultModel,
                 models,
                 pricing,

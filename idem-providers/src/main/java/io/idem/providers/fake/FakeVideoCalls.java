@@ -10,7 +10,7 @@ import io.idem.core.pricing.PricingModel;
 import io.idem.core.pricing.Usage;
 import io.idem.core.spi.GenerationCall;
 import io.idem.providers.http.Credential;
-import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.JobPoller;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
@@ -19,7 +19,6 @@ import io.idem.providers.http.VendorJson;
 import java.math.BigDecimal;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
@@ -35,15 +34,13 @@ final class FakeVideoCalls {
     private final VendorCalls calls;
     private final FakeEndpoints endpoints;
     private final InstantSource clock;
-    private final PollSchedule schedule;
-    private final MediaDownloader downloader;
+    private final JobPoller poller;
 
     FakeVideoCalls(VendorCalls calls, FakeEndpoints endpoints, InstantSource clock, PollSchedule schedule) {
-        this.downloader = new MediaDownloader(calls.client(), MediaDownloader.DEFAULT_MAX_BYTES);
         this.calls = calls;
         this.endpoints = endpoints;
         this.clock = clock;
-        this.schedule = schedule;
+        this.poller = new JobPoller(clock, schedule);
     }
 
     Outcome generate(GenerationCall call, Credential credential) {
@@ -76,35 +73,16 @@ final class FakeVideoCalls {
     }
 
     private Outcome await(String id, Instant deadline) {
-        Duration pause = schedule.first();
-        String lastSeen = "no status read yet";
-        while (true) {
-            Duration left = Duration.between(clock.instant(), deadline);
-            if (!left.isPositive()) {
-                return new Outcome.Unconfirmed(
-                        "timeout", "video " + id + " not finished at the call timeout (" + lastSeen + ")", 0, id);
-            }
-            VendorExchange read =
-                    calls.get(endpoints.generation(id), PollSchedule.shorter(left, VendorCalls.LOOKUP_TIMEOUT));
+        return poller.await(id, deadline, "reconcile finds it by its id", left -> {
+            VendorExchange read = calls.get(endpoints.generation(id), left);
             if (read instanceof VendorExchange.Answered answered
                     && answered.response().statusCode() == 200) {
                 Optional<JsonNode> root = VendorJson.parse(answered.response().body());
                 String status = root.flatMap(r -> VendorJson.text(r, "status")).orElse("(none)");
-                Optional<Outcome> ended = root.flatMap(r -> ended(id, status, r));
-                if (ended.isPresent()) {
-                    return ended.get();
-                }
-                lastSeen = status;
-            } else {
-                lastSeen = read instanceof VendorExchange.Answered a
-                        ? "HTTP " + a.response().statusCode()
-                        : "lookup failed";
+                return JobPoller.of(root.flatMap(r -> ended(id, status, r)), status);
             }
-            if (!PollSchedule.sleep(PollSchedule.shorter(pause, left))) {
-                return new Outcome.Unconfirmed("interrupted", "interrupted while waiting for video " + id, 0, id);
-            }
-            pause = schedule.after(pause);
-        }
+            return JobPoller.unread(read);
+        });
     }
 
     /** The call's outcome once the vendor says the video ended; empty while it renders. */

@@ -15,6 +15,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,6 +30,8 @@ public final class MediaDownloader {
 
     private static final Set<String> TYPES =
             Set.of("image/png", "image/jpeg", "image/webp", "image/svg+xml", "image/gif", "video/mp4");
+
+    private static final Set<Integer> REDIRECTS = Set.of(301, 302, 303, 307, 308);
 
     private final HttpClient client;
     private final long maxBytes;
@@ -54,7 +58,7 @@ public final class MediaDownloader {
     }
 
     public GenerationResult.Media fetch(URI url, Duration timeout) throws DownloadException {
-        return download(url, timeout, this::inMemory);
+        return download(url, timeout, Map.of(), this::inMemory);
     }
 
     /**
@@ -62,7 +66,17 @@ public final class MediaDownloader {
      * (for video); the asset store takes the file over. A failed download leaves no file behind.
      */
     public GenerationResult.Media spool(URI url, Duration timeout) throws DownloadException {
-        return download(url, timeout, this::toFile);
+        return spool(url, timeout, Map.of());
+    }
+
+    /**
+     * As {@link #spool(URI, Duration)}, for a host that wants its key on the download ({@code
+     * headers}) and may answer with a redirect to where the file is kept: one redirect is followed,
+     * without the headers, so the key never goes to another host.
+     */
+    public GenerationResult.Media spool(URI url, Duration timeout, Map<String, String> headers)
+            throws DownloadException {
+        return download(url, timeout, headers, this::toFile);
     }
 
     /**
@@ -71,7 +85,10 @@ public final class MediaDownloader {
      */
     public GenerationResult.Media receive(URI url, Duration timeout) throws DownloadException {
         return download(
-                url, timeout, (body, type) -> type.startsWith("video/") ? toFile(body, type) : inMemory(body, type));
+                url,
+                timeout,
+                Map.of(),
+                (body, type) -> type.startsWith("video/") ? toFile(body, type) : inMemory(body, type));
     }
 
     private GenerationResult.Media inMemory(InputStream body, String type) throws IOException, DownloadException {
@@ -96,14 +113,39 @@ public final class MediaDownloader {
         GenerationResult.Media take(InputStream body, String type) throws IOException, DownloadException;
     }
 
-    private GenerationResult.Media download(URI url, Duration timeout, Sink sink) throws DownloadException {
+    private GenerationResult.Media download(URI url, Duration timeout, Map<String, String> headers, Sink sink)
+            throws DownloadException {
+        HttpResponse<InputStream> response = open(url, timeout, headers);
+        if (!headers.isEmpty() && REDIRECTS.contains(response.statusCode())) {
+            Optional<String> location = response.headers().firstValue("Location");
+            close(response);
+            if (location.isEmpty()) {
+                throw new DownloadException("media host " + url.getHost() + " redirected without a Location");
+            }
+            return download(url.resolve(location.get()), timeout, Map.of(), sink);
+        }
+        return take(url, response, sink);
+    }
+
+    private static void close(HttpResponse<InputStream> response) {
+        try {
+            response.body().close();
+        } catch (IOException e) {
+            // nothing was read from it: nothing to lose
+        }
+    }
+
+    private HttpResponse<InputStream> open(URI url, Duration timeout, Map<String, String> headers)
+            throws DownloadException {
         if (!"https".equals(url.getScheme()) && !"http".equals(url.getScheme())) {
             throw new DownloadException("refusing a media URL with scheme '" + url.getScheme() + "'");
         }
-        HttpRequest request = HttpRequest.newBuilder(url).timeout(timeout).GET().build();
-        HttpResponse<InputStream> response;
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(url).timeout(timeout).GET();
+        headers.forEach(builder::header);
+        HttpRequest request = builder.build();
         try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            return client.send(request, HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
             throw new DownloadException("could not fetch media from " + url.getHost() + ": "
                     + e.getClass().getSimpleName());
@@ -111,6 +153,10 @@ public final class MediaDownloader {
             Thread.currentThread().interrupt();
             throw new DownloadException("interrupted while fetching media");
         }
+    }
+
+    private GenerationResult.Media take(URI url, HttpResponse<InputStream> response, Sink sink)
+            throws DownloadException {
         try (InputStream body = response.body()) {
             if (response.statusCode() != 200) {
                 throw new DownloadException("media host " + url.getHost() + " answered " + response.statusCode());

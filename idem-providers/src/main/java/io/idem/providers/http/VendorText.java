@@ -26,6 +26,11 @@ public final class VendorText {
                 credential instanceof Credential.Bearer bearer ? redactor.with(bearer.secret()) : redactor);
     }
 
+    /** This, hiding {@code credential} too (a vendor whose calls use two secrets). */
+    public VendorText hiding(Credential credential) {
+        return of(redactor, credential);
+    }
+
     /** {@code text} without any secret or credential shape, at most {@link #MAX_MESSAGE} characters. */
     public String safe(String text) {
         String scrubbed = redactor.redact(text);

@@ -2,7 +2,6 @@ package io.idem.providers.vendor;
 
 import io.idem.core.domain.JobKind;
 import io.idem.core.provider.VideoCapabilities;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -19,9 +18,8 @@ import java.util.Set;
  * @param callsOut it calls a vendor over the network, so it can be unwell and gets health checks
  *     (the static tier answers from memory)
  * @param statesCost its answer states what the call cost, which wins over the configured price
- * @param video the clips its video adapter can make whatever the model: a provider's {@code
- *     capabilities.video} starts from these, so a parameter the adapter cannot send (Runware has no
- *     common soundtrack field) is never routed to it
+ * @param video the clips its API can make, what a provider gets when its configuration declares no
+ *     {@code capabilities.video} (so routing skips it for a clip it cannot make)
  */
 public record VendorCapabilities(
         Set<JobKind> kinds,
@@ -36,10 +34,10 @@ public record VendorCapabilities(
 
     public VendorCapabilities {
         kinds = Set.copyOf(kinds);
-        Objects.requireNonNull(video, "video");
+        java.util.Objects.requireNonNull(video, "video");
     }
 
-    /** A vendor whose clips (if it makes any) are limited only by its models. */
+    /** A vendor whose clips are not narrowed (or that makes none). */
     public VendorCapabilities(
             Set<JobKind> kinds,
             boolean poll,

@@ -17,24 +17,50 @@ import java.util.function.UnaryOperator;
  *     empty: {@code model} is required
  * @param inProcess without a {@code base_url} the node runs this vendor itself, on loopback (the
  *     fake vendor of the demo)
+ * @param secretVariable the variable holding a second secret when {@code secret_key_env} is not
+ *     given (a vendor that signs tokens from a key pair); empty for a vendor with one key
  */
 public record VendorDefaults(
         URI baseUrl,
         Optional<String> baseUrlVariable,
         Optional<String> keyVariable,
         Optional<String> model,
-        boolean inProcess) {
+        boolean inProcess,
+        Optional<String> secretVariable) {
 
     public VendorDefaults {
         Objects.requireNonNull(baseUrl, "baseUrl");
         Objects.requireNonNull(baseUrlVariable, "baseUrlVariable");
         Objects.requireNonNull(keyVariable, "keyVariable");
         Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(secretVariable, "secretVariable");
+    }
+
+    /** A vendor with one key. */
+    public VendorDefaults(
+            URI baseUrl,
+            Optional<String> baseUrlVariable,
+            Optional<String> keyVariable,
+            Optional<String> model,
+            boolean inProcess) {
+        this(baseUrl, baseUrlVariable, keyVariable, model, inProcess, Optional.empty());
     }
 
     /** A remote vendor at {@code baseUrl} whose key is in {@code keyVariable}. */
     public static VendorDefaults remote(URI baseUrl, String keyVariable, Optional<String> model) {
         return new VendorDefaults(baseUrl, Optional.empty(), Optional.of(keyVariable), model, false);
+    }
+
+    /** A remote vendor whose tokens are signed from a key pair: access key and secret key variables. */
+    public static VendorDefaults keyPair(
+            URI baseUrl, String accessKeyVariable, String secretKeyVariable, Optional<String> model) {
+        return new VendorDefaults(
+                baseUrl,
+                Optional.empty(),
+                Optional.of(accessKeyVariable),
+                model,
+                false,
+                Optional.of(secretKeyVariable));
     }
 
     /**

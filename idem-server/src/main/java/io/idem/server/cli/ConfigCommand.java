@@ -70,7 +70,8 @@ final class ConfigCommand extends CommandGroup {
 
         private static String keys(ProviderSettings provider, Map<String, String> credentials) {
             StringBuilder out = new StringBuilder();
-            Stream.concat(provider.apiKeyEnv().stream(), provider.usageKeyEnv().stream())
+            Stream.of(provider.apiKeyEnv(), provider.usageKeyEnv(), provider.secretKeyEnv())
+                    .flatMap(java.util.Optional::stream)
                     .forEach(variable ->
                             out.append(variable).append(credentials.containsKey(variable) ? "=[set] " : "=[MISSING] "));
             return out.isEmpty() ? "none needed" : out.toString().strip();

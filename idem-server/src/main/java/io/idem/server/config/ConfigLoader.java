@@ -240,8 +240,9 @@ public final class ConfigLoader {
                         java.util.stream.Stream.concat(
                                         routing.routing().providers().values().stream(),
                                         routing.chat().chatOnlyProviders().values().stream())
-                                .flatMap(p -> java.util.stream.Stream.concat(
-                                        p.apiKeyEnv().stream(), p.usageKeyEnv().stream())),
+                                .flatMap(p -> java.util.stream.Stream.of(
+                                                p.apiKeyEnv(), p.usageKeyEnv(), p.secretKeyEnv())
+                                        .flatMap(Optional::stream)),
                         moderation.keyEnv().stream())
                 .forEach(variable -> {
                     String value = env.get(variable);

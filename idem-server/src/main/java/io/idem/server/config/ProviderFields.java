@@ -16,6 +16,9 @@ import java.util.Optional;
  * daily budget. A setting left out takes the vendor's default from its descriptor.
  */
 final class ProviderFields {
+    /** The setting naming a key-pair vendor's second secret. */
+    static final String SECRET_KEY_ENV = "secret_key_env";
+
     private ProviderFields() {}
 
     /** The vendor {@code adapter} names; an unknown one is refused with the known names. */
@@ -45,6 +48,18 @@ final class ProviderFields {
     static Optional<String> keyVariable(JsonNode p, VendorDescriptor vendor) {
         return Optional.ofNullable(text(p, "api_key_env"))
                 .or(() -> vendor.defaults().keyVariable());
+    }
+
+    /**
+     * {@code secret_key_env}, else the vendor's default second secret: only for a vendor that signs
+     * its tokens from a key pair (its descriptor names a default).
+     */
+    static Optional<String> secretVariable(JsonNode p, String where, VendorDescriptor vendor) {
+        Optional<String> named = Optional.ofNullable(text(p, SECRET_KEY_ENV));
+        if (named.isPresent() && vendor.defaults().secretVariable().isEmpty()) {
+            throw new ConfigException(where + "." + SECRET_KEY_ENV + " is only for adapters that sign with a key pair");
+        }
+        return named.or(() -> vendor.defaults().secretVariable());
     }
 
     /** {@code connect_timeout_ms}: 1..60000, default 2000. */
