@@ -232,7 +232,8 @@ final class JobRun {
                 attemptId.toString(),
                 Optional.ofNullable(job.spec().simulate().get(name)),
                 requestId -> store.markSubmitted(attemptId, requestId),
-                callbacks.forAttempt(name, attemptId));
+                callbacks.forAttempt(name, attemptId),
+                Optional.of(job.deadline()));
     }
 
     /** The call's own timeout, cut to what is left of the job's deadline. */

@@ -4,6 +4,7 @@ import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.VideoParams;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,6 +18,10 @@ import java.util.Optional;
  * @param simulate a fault-injection directive; only fake providers ever receive one
  * @param callback where the vendor may call back about this attempt (a signed Idem URL), when
  *     Idem has a public address
+ * @param deadline when the job itself gives up (its {@code deadline_seconds}), which may be later
+ *     than this call's {@code timeout}: a vendor that takes a server-side deadline (Replicate's
+ *     {@code Cancel-After}) is given this one, so a clip still rendering when the call stops
+ *     waiting can still be collected by reconcile; empty when unknown (the call's timeout then)
  */
 public record GenerationCall(
         String provider,
@@ -26,7 +31,8 @@ public record GenerationCall(
         String reference,
         Optional<String> simulate,
         AttemptListener listener,
-        Optional<java.net.URI> callback) {
+        Optional<java.net.URI> callback,
+        Optional<Instant> deadline) {
     public GenerationCall {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(request, "request");
@@ -35,6 +41,20 @@ public record GenerationCall(
         Objects.requireNonNull(simulate, "simulate");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(callback, "callback");
+        Objects.requireNonNull(deadline, "deadline");
+    }
+
+    /** A call whose job deadline is not known to the adapter (its timeout is all it has). */
+    public GenerationCall(
+            String provider,
+            String vendorModel,
+            Request request,
+            Duration timeout,
+            String reference,
+            Optional<String> simulate,
+            AttemptListener listener,
+            Optional<java.net.URI> callback) {
+        this(provider, vendorModel, request, timeout, reference, simulate, listener, callback, Optional.empty());
     }
 
     /** A call without a callback address. */

@@ -33,6 +33,9 @@ import java.util.stream.Stream;
  * by fal's request history; the day's successful requests, from the platform API, for the invoice
  * check.
  *
+ * <p>A video call sends {@link FalVideoInput} to a video endpoint through the same queue; its clip
+ * is streamed to disk ({@link FalVideoDelivery}) and priced by fal's {@code x-fal-billable-units}.
+ *
  * <p>The vendor model is the fal endpoint id ({@code fal-ai/flux/dev}). The key comes from the
  * variable {@code api_key_env} names (normally {@code FAL_KEY}) and is sent as {@code
  * Authorization: Key …}; it never appears in an outcome or a log line. The {@link HttpClient} is
@@ -49,6 +52,7 @@ public final class FalAdapter implements ProviderAdapter {
     private final FalPolling polling;
     private final FalFollowUp followUp;
     private final FalUsage usage;
+    private final FalVideoDelivery videos;
 
     /**
      * @param environment where the key is read ({@code System::getenv} in production)
@@ -77,10 +81,12 @@ public final class FalAdapter implements ProviderAdapter {
         FalQueue queue = new FalQueue(calls, endpoints);
         FalDelivery delivery =
                 new FalDelivery(new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.pricing());
-        FalCompletion completion = new FalCompletion(queue, delivery, schedule);
+        MediaDownloader downloader = new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES);
+        this.videos = new FalVideoDelivery(downloader, settings.pricing());
+        FalCompletion completion = new FalCompletion(queue, delivery, videos, schedule);
         this.submission = new FalSubmission(calls, endpoints);
         this.polling = new FalPolling(queue, completion, clock, schedule);
-        this.followUp = new FalFollowUp(queue, completion, delivery, book, clock);
+        this.followUp = new FalFollowUp(queue, completion, book, clock);
         this.usage = new FalUsage(queue, settings.pricing(), endpointIds(settings));
     }
 
@@ -99,11 +105,12 @@ public final class FalAdapter implements ProviderAdapter {
             return VendorCalls.missingCredential(missing);
         }
         String endpointId = calls.modelOf(call);
-        Optional<Outcome> refused = FalInput.refusal(call, endpointId);
+        boolean video = FalVideoInput.applies(call);
+        Optional<Outcome> refused = video ? FalVideoInput.refusal(endpointId) : FalInput.refusal(call, endpointId);
         if (refused.isPresent()) {
             return refused.get();
         }
-        ObjectNode input = FalInput.of(call);
+        ObjectNode input = video ? FalVideoInput.of(call) : FalInput.of(call);
         SendTracker tracker = SendTracker.track(FalSubmission.body(input));
         return calls.generating(call, tracker, () -> {
             Instant start = clock.instant();
@@ -115,6 +122,7 @@ public final class FalAdapter implements ProviderAdapter {
                     String id = accepted.request().requestId();
                     call.listener().submitted(id);
                     book.identify(call.reference(), id);
+                    call.video().ifPresent(clip -> videos.expect(id, clip.durationSeconds()));
                     yield polling.await(accepted.request(), start.plus(call.timeout()));
                 }
             };

@@ -6,6 +6,7 @@ import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
@@ -20,12 +21,36 @@ final class FalCompletion {
 
     private final FalQueue queue;
     private final FalDelivery delivery;
+    private final FalVideoDelivery videos;
     private final PollSchedule schedule;
 
-    FalCompletion(FalQueue queue, FalDelivery delivery, PollSchedule schedule) {
+    FalCompletion(FalQueue queue, FalDelivery delivery, FalVideoDelivery videos, PollSchedule schedule) {
         this.queue = queue;
         this.delivery = delivery;
+        this.videos = videos;
         this.schedule = schedule;
+    }
+
+    /** A history entry comes without the result's headers (so without fal's billable units). */
+    private static final HttpHeaders NO_HEADERS = HttpHeaders.of(java.util.Map.of(), (a, b) -> true);
+
+    /**
+     * A successful output found in fal's history: delivered as {@link #deliver} does, a clip priced
+     * by the {@code duration} its listed input asked for (the history shows no billable units).
+     */
+    Outcome deliverListed(JsonNode output, JsonNode input, String requestId) {
+        JsonNode asked = input.path("duration");
+        if (FalVideoDelivery.isVideo(output) && asked.canConvertToInt() && asked.asInt() > 0) {
+            videos.expect(requestId, asked.asInt());
+        }
+        return deliver(output, NO_HEADERS, requestId);
+    }
+
+    /** A successful output in hand: a clip (streamed to disk), else images. */
+    Outcome deliver(JsonNode output, HttpHeaders headers, String requestId) {
+        return FalVideoDelivery.isVideo(output)
+                ? videos.deliver(output, headers, requestId)
+                : delivery.deliver(output, requestId);
     }
 
     Outcome finish(String endpointId, String requestId, FalStatus completed) {
@@ -60,7 +85,7 @@ final class FalCompletion {
         int status = response.statusCode();
         if (status == 200) {
             Optional<JsonNode> output = VendorJson.parse(response.body());
-            return Optional.of(output.map(o -> delivery.deliver(o, requestId))
+            return Optional.of(output.map(o -> deliver(o, response.headers(), requestId))
                     .orElseGet(() -> new Outcome.Unconfirmed(
                             "malformed_result",
                             "fal request " + requestId + " completed with an unreadable result",

@@ -31,16 +31,13 @@ final class FalFollowUp {
     private final FalQueue queue;
     private final FalCompletion completion;
     private final FalHistory history;
-    private final FalDelivery delivery;
     private final SubmissionBook book;
     private final InstantSource clock;
 
-    FalFollowUp(
-            FalQueue queue, FalCompletion completion, FalDelivery delivery, SubmissionBook book, InstantSource clock) {
+    FalFollowUp(FalQueue queue, FalCompletion completion, SubmissionBook book, InstantSource clock) {
         this.queue = queue;
         this.completion = completion;
         this.history = new FalHistory(queue);
-        this.delivery = delivery;
         this.book = book;
         this.clock = clock;
     }
@@ -141,7 +138,7 @@ final class FalFollowUp {
         if (status == 200) {
             return entry.output().isObject()
                             && !FalDelivery.mediaUrls(entry.output()).isEmpty()
-                    ? answer(delivery.deliver(entry.output(), id))
+                    ? answer(completion.deliverListed(entry.output(), entry.input(), id))
                     : byIdWithoutHistory(endpointId, id);
         }
         if (status >= 500) {

@@ -19,15 +19,22 @@ final class FalInput {
 
     /** Why the call cannot go to fal at all (nothing is sent), if it cannot. */
     static Optional<Outcome> refusal(GenerationCall call, String endpointId) {
-        if (!FalEndpoints.validEndpoint(endpointId)) {
-            return Optional.of(new Outcome.Rejected(
-                    RejectionKind.CONFIG,
-                    "invalid_model",
-                    "fal endpoint ids look like 'owner/app[/path]', was '" + endpointId + "'",
-                    0,
-                    null));
+        return invalidEndpoint(endpointId)
+                .or(() -> VendorCalls.unsupportedKind(call, "the fal adapter"))
+                .or(() -> ImageSize.refusal(call.size()));
+    }
+
+    /** A refusal of an endpoint id that cannot go into fal's paths, if it cannot (images and video). */
+    static Optional<Outcome> invalidEndpoint(String endpointId) {
+        if (FalEndpoints.validEndpoint(endpointId)) {
+            return Optional.empty();
         }
-        return VendorCalls.unsupportedKind(call, "the fal adapter").or(() -> ImageSize.refusal(call.size()));
+        return Optional.of(new Outcome.Rejected(
+                RejectionKind.CONFIG,
+                "invalid_model",
+                "fal endpoint ids look like 'owner/app[/path]', was '" + endpointId + "'",
+                0,
+                null));
     }
 
     static ObjectNode of(GenerationCall call) {

@@ -27,7 +27,8 @@ import java.util.Optional;
  * <p>fal bills successful outputs; it never bills a 5xx, and a 422 only "may" be billed when a runner
  * spent GPU time on it, which the listing does not say, so user errors are not counted (Idem's audit
  * counts them free too). The listing carries no prices: each charge is Idem's own price for the
- * images its output lists (else the {@code num_images} its input asked for, else one). fal's time
+ * images its output lists (else the {@code num_images} its input asked for, else one), or for a
+ * clip the seconds ({@code duration}) its input asked for. fal's time
  * filter may apply to the end time, so the window asked for runs {@link #LATE_END} past the day and
  * each request is placed by the time it was sent. Pages are followed up to a cap per endpoint; a
  * longer listing is a failed read. Thread-safe.
@@ -90,7 +91,7 @@ final class FalUsage {
                 }
                 if (succeeded(item) && !sent.get().isBefore(start) && sent.get().isBefore(end)) {
                     charges.add(new UsageAnswer.Charge(
-                            VendorJson.text(item, "request_id"), pricing.cost(Usage.images(images(item))), sent.get()));
+                            VendorJson.text(item, "request_id"), pricing.cost(usage(item)), sent.get()));
                 }
             }
             cursor = VendorJson.text(root, "next_cursor");
@@ -116,6 +117,18 @@ final class FalUsage {
                 .or(() -> VendorJson.text(item, "started_at"))
                 .or(() -> VendorJson.text(item, "ended_at"))
                 .flatMap(FalUsage::instant);
+    }
+
+    /**
+     * What a listed request consumed: for a clip (its output is a {@code video}) the seconds its
+     * input asked for; else its images.
+     */
+    private static Usage usage(JsonNode item) {
+        JsonNode asked = item.path("json_input").path("duration");
+        if (FalVideoDelivery.isVideo(item.path("json_output")) && asked.isNumber()) {
+            return Usage.outputSeconds(asked.decimalValue().max(java.math.BigDecimal.ZERO));
+        }
+        return Usage.images(images(item));
     }
 
     /** The images the output lists, else those the input asked for, else one. */

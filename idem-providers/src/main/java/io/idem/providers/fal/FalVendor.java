@@ -8,7 +8,7 @@ import io.idem.providers.vendor.VendorDescriptor;
 import java.util.Optional;
 import java.util.Set;
 
-/** fal's queue API ({@link FalAdapter}): images, followed by request id and history. */
+/** fal's queue API ({@link FalAdapter}): images and videos, followed by request id and history. */
 public final class FalVendor {
     public static final String NAME = "fal";
     public static final String KEY_VARIABLE = "FAL_KEY";
@@ -17,7 +17,7 @@ public final class FalVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(FalEndpoints.DEFAULT_BASE, KEY_VARIABLE, Optional.of(DEFAULT_MODEL)),
-            new VendorCapabilities(Set.of(JobKind.IMAGE), true, true, true, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, false, false, true, false),
             PricingModel.PerImage.FREE,
             FalAdapter::new);
 

@@ -58,11 +58,7 @@ public final class MediaDownloader {
     }
 
     public GenerationResult.Media fetch(URI url, Duration timeout) throws DownloadException {
-        return download(url, timeout, Map.of(), (body, type) -> {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            copyCapped(body, out);
-            return new GenerationResult.Media(out.toByteArray(), type);
-        });
+        return download(url, timeout, Map.of(), this::inMemory);
     }
 
     /**
@@ -80,16 +76,36 @@ public final class MediaDownloader {
      */
     public GenerationResult.Media spool(URI url, Duration timeout, Map<String, String> headers)
             throws DownloadException {
-        return download(url, timeout, headers, (body, type) -> {
-            Path file = Files.createTempFile("idem-media-", ".part");
-            try (OutputStream out = Files.newOutputStream(file)) {
-                copyCapped(body, out);
-                return GenerationResult.Media.spooled(file, type);
-            } catch (IOException | DownloadException e) {
-                Files.deleteIfExists(file);
-                throw e;
-            }
-        });
+        return download(url, timeout, headers, this::toFile);
+    }
+
+    /**
+     * A file whose kind only its host knows: a video (by its {@code Content-Type}) is spooled to disk
+     * as {@link #spool} does, an image is held in memory as {@link #fetch} does.
+     */
+    public GenerationResult.Media receive(URI url, Duration timeout) throws DownloadException {
+        return download(
+                url,
+                timeout,
+                Map.of(),
+                (body, type) -> type.startsWith("video/") ? toFile(body, type) : inMemory(body, type));
+    }
+
+    private GenerationResult.Media inMemory(InputStream body, String type) throws IOException, DownloadException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        copyCapped(body, out);
+        return new GenerationResult.Media(out.toByteArray(), type);
+    }
+
+    private GenerationResult.Media toFile(InputStream body, String type) throws IOException, DownloadException {
+        Path file = Files.createTempFile("idem-media-", ".part");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            copyCapped(body, out);
+            return GenerationResult.Media.spooled(file, type);
+        } catch (IOException | DownloadException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
     }
 
     @FunctionalInterface

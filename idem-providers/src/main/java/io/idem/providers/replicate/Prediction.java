@@ -2,6 +2,7 @@ package io.idem.providers.replicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.providers.http.VendorJson;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Optional;
 /**
  * A Replicate prediction as the API shows it (vendor-apis §4), read leniently.
  *
- * @param runs the model (as {@code owner/name}) and version it runs
+ * @param runs the model (as {@code owner/name}) and version it runs, and for how long it ran
  * @param started whether it ever ran ({@code started_at} set): an unstarted prediction bills nothing
  * @param dataRemoved input and output were deleted by Replicate's retention (one hour for API
  *     predictions)
@@ -27,8 +28,11 @@ record Prediction(
         boolean dataRemoved,
         Optional<String> getUrl) {
 
-    /** The model ({@code owner/name}) and version a prediction runs; empty strings when not shown. */
-    record Runs(String model, String version) {}
+    /**
+     * The model ({@code owner/name}) and version a prediction runs, empty strings when not shown,
+     * and the seconds it ran ({@code metrics.predict_time}: what a public model bills), when shown.
+     */
+    record Runs(String model, String version, Optional<BigDecimal> predictSeconds) {}
 
     String model() {
         return runs.model();
@@ -65,13 +69,20 @@ record Prediction(
                 raw.get(),
                 new Runs(
                         VendorJson.text(root, "model").orElse(""),
-                        VendorJson.text(root, "version").orElse("")),
+                        VendorJson.text(root, "version").orElse(""),
+                        predictSeconds(root.path("metrics").path("predict_time"))),
                 root.path("input"),
                 root.path("output"),
                 VendorJson.text(root, "error"),
                 VendorJson.text(root, "started_at").isPresent(),
                 root.path("data_removed").asBoolean(false),
                 VendorJson.text(root.path("urls"), "get")));
+    }
+
+    private static Optional<BigDecimal> predictSeconds(JsonNode time) {
+        return time.isNumber() && time.decimalValue().signum() >= 0
+                ? Optional.of(time.decimalValue())
+                : Optional.empty();
     }
 
     private static Status status(String raw) {

@@ -10,6 +10,7 @@ import io.idem.providers.http.VendorText;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -102,7 +103,11 @@ final class PredictionVerdicts {
         }
         List<GenerationResult.Media> media;
         try {
-            media = downloader.fetchAll(urls, DOWNLOAD_TIMEOUT);
+            media = new ArrayList<>();
+            for (URI url : urls) {
+                // a clip is streamed to disk, an image held in memory: as its host says it is
+                media.add(downloader.receive(url, DOWNLOAD_TIMEOUT));
+            }
         } catch (MediaDownloader.DownloadException e) {
             return new Outcome.Unconfirmed(
                     "result_download_failed",
@@ -110,7 +115,9 @@ final class PredictionVerdicts {
                     200,
                     id);
         }
-        BigDecimal cost = pricing.cost(Usage.images(media.size()));
-        return new Outcome.Confirmed(new GenerationResult(media), 200, id, cost);
+        GenerationResult result = new GenerationResult(media);
+        BigDecimal cost =
+                pricing.cost(ReplicateVideo.isVideo(result) ? ReplicateVideo.usage(p) : Usage.images(media.size()));
+        return new Outcome.Confirmed(result, 200, id, cost);
     }
 }

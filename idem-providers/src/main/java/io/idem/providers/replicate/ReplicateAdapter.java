@@ -36,7 +36,8 @@ import java.util.stream.Stream;
  * <p>The vendor model is {@code owner/name}, {@code owner/name:<version>}, a bare version id or
  * {@code deployments/owner/name}. The token comes from the variable {@code api_key_env} names
  * (normally {@code REPLICATE_API_TOKEN}) and is sent as {@code Authorization: Bearer …}; it never
- * appears in an outcome or a log line. The {@link HttpClient} is the caller's (HTTP/1.1, {@code
+ * appears in an outcome or a log line. A video call sends {@link ReplicateVideo}'s input, with
+ * {@code Cancel-After} at the job's deadline; its clip is streamed to disk. The {@link HttpClient} is the caller's (HTTP/1.1, {@code
  * settings.connectTimeout()}, no redirects). Thread-safe.
  */
 public final class ReplicateAdapter implements ProviderAdapter {
@@ -78,7 +79,7 @@ public final class ReplicateAdapter implements ProviderAdapter {
         ReplicateApi api = new ReplicateApi(calls, endpoints);
         PredictionVerdicts verdicts = new PredictionVerdicts(
                 new MediaDownloader(client, MediaDownloader.DEFAULT_MAX_BYTES), settings.pricing(), calls::text);
-        this.creation = new ReplicateCreation(calls, endpoints);
+        this.creation = new ReplicateCreation(calls, endpoints, clock);
         this.polling = new ReplicatePolling(api, verdicts, clock, schedule);
         this.followUp = new ReplicateFollowUp(api, verdicts, book, clock);
         this.usage = new ReplicateUsage(api, calls, models(settings));
@@ -100,12 +101,14 @@ public final class ReplicateAdapter implements ProviderAdapter {
             return VendorCalls.missingCredential(missing);
         }
         String vendorModel = calls.modelOf(call);
-        Optional<Outcome> refused = ReplicateInput.refusal(call, vendorModel);
+        boolean video = ReplicateVideo.applies(call);
+        Optional<Outcome> refused =
+                video ? ReplicateInput.invalidModel(vendorModel) : ReplicateInput.refusal(call, vendorModel);
         if (refused.isPresent()) {
             return refused.get();
         }
         ReplicateModel model = ReplicateModel.parse(vendorModel).orElseThrow();
-        ObjectNode input = ReplicateInput.of(call);
+        ObjectNode input = video ? ReplicateVideo.input(call) : ReplicateInput.of(call);
         SendTracker tracker = SendTracker.track(ReplicateCreation.body(model, input, call));
         return calls.generating(call, tracker, () -> {
             Instant start = clock.instant();

@@ -1,6 +1,7 @@
 package io.idem.providers.replicate;
 
 import io.idem.core.spi.CancelAnswer;
+import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.VendorCalls;
 import io.idem.providers.http.VendorExchange;
 import io.idem.providers.http.VendorJson;
@@ -29,7 +30,12 @@ final class ReplicateApi {
 
         record NotFound() implements Read {}
 
-        record Unreadable(String detail) implements Read {}
+        /** @param retryAfter how long Replicate asked us to wait (a 429's {@code Retry-After}) */
+        record Unreadable(String detail, Optional<Duration> retryAfter) implements Read {
+            Unreadable(String detail) {
+                this(detail, Optional.empty());
+            }
+        }
     }
 
     ReplicateEndpoints endpoints() {
@@ -89,6 +95,7 @@ final class ReplicateApi {
                 .filter(root -> response.statusCode() == 200)
                 .flatMap(Prediction::read)
                 .<Read>map(Read.Found::new)
-                .orElseGet(() -> new Read.Unreadable("answered HTTP " + response.statusCode()));
+                .orElseGet(() -> new Read.Unreadable(
+                        "answered HTTP " + response.statusCode(), RetryAfter.of(response.headers())));
     }
 }

@@ -14,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Optional;
 
 /**
@@ -24,17 +25,20 @@ import java.util.Optional;
  * <p>{@code Prefer: wait=N} lets a fast model answer in the same exchange, with {@code N} below the
  * call's timeout (and at most Replicate's 60 s). {@code Cancel-After} set to the call's timeout
  * ends a prediction that has not started by then as {@code aborted} (not billed), and one still
- * running as {@code canceled}: no prediction outlives its call. Thread-safe.
+ * running as {@code canceled}: no image prediction outlives its call. A video's {@code
+ * Cancel-After} is what is left of the job's deadline instead ({@link ReplicateVideo}). Thread-safe.
  */
 final class ReplicateCreation {
     static final long MAX_WAIT_SECONDS = 60;
 
     private final VendorCalls calls;
     private final ReplicateEndpoints endpoints;
+    private final InstantSource clock;
 
-    ReplicateCreation(VendorCalls calls, ReplicateEndpoints endpoints) {
+    ReplicateCreation(VendorCalls calls, ReplicateEndpoints endpoints, InstantSource clock) {
         this.calls = calls;
         this.endpoints = endpoints;
+        this.clock = clock;
     }
 
     /** What the create came to: a prediction (maybe already finished), or an outcome already. */
@@ -47,7 +51,7 @@ final class ReplicateCreation {
     Answer create(GenerationCall call, ReplicateModel model, Credential credential, SendTracker tracker) {
         HttpRequest.Builder request = VendorCalls.billablePost(endpoints.create(model), call.timeout(), tracker)
                 .header("Prefer", "wait=" + waitSeconds(call.timeout()))
-                .header("Cancel-After", cancelAfter(call.timeout()));
+                .header("Cancel-After", cancelAfter(ReplicateVideo.serverDeadline(call, clock.instant())));
         return switch (calls.send(request, credential, tracker)) {
             case VendorExchange.Failed failed -> new Answer.Settled(failed.outcome());
             case VendorExchange.Answered answered -> read(answered.response(), calls.text(credential));

@@ -21,16 +21,23 @@ final class ReplicateInput {
 
     /** Why the call cannot go to Replicate at all (nothing is sent), if it cannot. */
     static Optional<Outcome> refusal(GenerationCall call, String vendorModel) {
-        if (ReplicateModel.parse(vendorModel).isEmpty()) {
-            return Optional.of(new Outcome.Rejected(
-                    RejectionKind.CONFIG,
-                    "invalid_model",
-                    "Replicate models look like 'owner/name', 'owner/name:<version>' or 'deployments/owner/name', was '"
-                            + vendorModel + "'",
-                    0,
-                    null));
+        return invalidModel(vendorModel)
+                .or(() -> VendorCalls.unsupportedKind(call, "the Replicate adapter"))
+                .or(() -> ImageSize.refusal(call.size()));
+    }
+
+    /** A refusal of a model id Replicate's paths cannot take, if it cannot (images and video). */
+    static Optional<Outcome> invalidModel(String vendorModel) {
+        if (ReplicateModel.parse(vendorModel).isPresent()) {
+            return Optional.empty();
         }
-        return VendorCalls.unsupportedKind(call, "the Replicate adapter").or(() -> ImageSize.refusal(call.size()));
+        return Optional.of(new Outcome.Rejected(
+                RejectionKind.CONFIG,
+                "invalid_model",
+                "Replicate models look like 'owner/name', 'owner/name:<version>' or 'deployments/owner/name', was '"
+                        + vendorModel + "'",
+                0,
+                null));
     }
 
     static ObjectNode of(GenerationCall call) {

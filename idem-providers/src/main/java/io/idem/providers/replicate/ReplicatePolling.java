@@ -8,9 +8,11 @@ import java.time.Instant;
 import java.time.InstantSource;
 
 /**
- * Follows a created prediction until it ends or the call's deadline passes. A prediction still
- * going at the deadline is {@code Unconfirmed}: its {@code Cancel-After} (the same deadline) ends
- * it as {@code aborted} (free) or {@code canceled} (billed), and reconcile reads which by id. It is
+ * Follows a created prediction until it ends or the call's deadline passes, each lookup after a
+ * growing pause, and never sooner than a throttled lookup's {@code Retry-After} asked. A
+ * prediction still going at the deadline is {@code Unconfirmed}: its {@code Cancel-After} (the
+ * same deadline for an image, the job's for a video) ends it as {@code aborted} (free) or {@code
+ * canceled} (billed), and reconcile reads which (or collects the clip) by id. It is
  * not canceled from here: a cancel before it started could not be told from one after.
  * Thread-safe.
  */
@@ -48,7 +50,14 @@ final class ReplicatePolling {
                     problem = null;
                 }
                 case ReplicateApi.Read.NotFound notFound -> problem = "Replicate does not know it";
-                case ReplicateApi.Read.Unreadable unreadable -> problem = unreadable.detail();
+                case ReplicateApi.Read.Unreadable unreadable -> {
+                    problem = unreadable.detail();
+                    // throttled: the next lookup waits at least as long as Replicate asked
+                    Duration asked = unreadable.retryAfter().orElse(Duration.ZERO);
+                    if (asked.compareTo(pause) > 0) {
+                        pause = asked;
+                    }
+                }
             }
         }
         return verdicts.outcome(last);

@@ -29,8 +29,8 @@ import java.util.Optional;
  * started; never {@code aborted}, a {@code canceled} one that never started, or one not finished
  * when the list is read. The list carries no prices, so each charge is Idem's own price for what
  * the prediction shows: {@code metrics.image_count} (else its output files, else one) images and
- * {@code metrics.predict_time} seconds as the vendor unit; the pricing model reads the unit it
- * prices. What the check finds is which predictions Idem has no attempt for and how the counts
+ * {@code metrics.predict_time} seconds as the vendor unit, and for a clip (an input that asks for
+ * a {@code duration}) its seconds instead of images; the pricing model reads the unit it prices. What the check finds is which predictions Idem has no attempt for and how the counts
  * compare, not Replicate's amounts. Pages are followed up to a cap; a longer day is a failed read.
  * Thread-safe.
  */
@@ -51,7 +51,7 @@ final class ReplicateUsage {
     }
 
     /** A listed prediction as the invoice check reads it. */
-    private record Listed(String id, Instant createdAt, boolean web, int images, BigDecimal predictSeconds) {}
+    private record Listed(String id, Instant createdAt, boolean web, Usage usage) {}
 
     UsageAnswer day(LocalDate day) {
         if (models.isEmpty()) {
@@ -116,7 +116,7 @@ final class ReplicateUsage {
     }
 
     private UsageAnswer.Charge charge(Listed listed) {
-        BigDecimal cost = pricing.cost(new Usage(listed.images(), BigDecimal.ZERO, 0, 0, listed.predictSeconds()));
+        BigDecimal cost = pricing.cost(listed.usage());
         return new UsageAnswer.Charge(Optional.of(listed.id()), cost, listed.createdAt());
     }
 
@@ -133,7 +133,9 @@ final class ReplicateUsage {
                 ? count.asInt()
                 : Math.max(1, p.outputUrls().size());
         boolean web = VendorJson.text(item, "source").filter("web"::equals).isPresent();
-        return Optional.of(new Listed(p.id(), created.get(), web, images, predict));
+        Usage usage =
+                ReplicateVideo.isClip(p) ? ReplicateVideo.usage(p) : new Usage(images, BigDecimal.ZERO, 0, 0, predict);
+        return Optional.of(new Listed(p.id(), created.get(), web, usage));
     }
 
     private static Optional<Instant> instant(String text) {

@@ -8,7 +8,7 @@ import io.idem.providers.vendor.VendorDescriptor;
 import java.util.Optional;
 import java.util.Set;
 
-/** Replicate's predictions ({@link ReplicateAdapter}): images, followed by id and listing. */
+/** Replicate's predictions ({@link ReplicateAdapter}): images and videos, followed by id and listing. */
 public final class ReplicateVendor {
     public static final String NAME = "replicate";
     public static final String KEY_VARIABLE = "REPLICATE_API_TOKEN";
@@ -17,7 +17,7 @@ public final class ReplicateVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(ReplicateEndpoints.DEFAULT_BASE, KEY_VARIABLE, Optional.of(DEFAULT_MODEL)),
-            new VendorCapabilities(Set.of(JobKind.IMAGE), true, true, true, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, false, false, true, false),
             PricingModel.PerImage.FREE,
             ReplicateAdapter::new);
 

@@ -1,5 +1,7 @@
 package io.idem.providers.runware;
 
+import io.idem.core.domain.JobKind;
+import io.idem.core.domain.VideoParams;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
@@ -30,8 +32,9 @@ import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 /**
- * Adapter type {@code runware}: one async {@code imageInference} task per call on Runware's single
- * endpoint ({@code POST {base_url}}), under a task UUID we choose: our attempt reference.
+ * Adapter type {@code runware}: one async {@code imageInference} (or, for a video, {@link
+ * RunwareVideoTask videoInference}) task per call on Runware's single endpoint ({@code POST
+ * {base_url}}), under a task UUID we choose: our attempt reference.
  *
  * <p>Because we choose the UUID, a lost submit answer can always be looked up: {@link #reconcile}
  * asks {@code getResponse} about it. The submit asks for {@code 100 Continue} and is tracked by a
@@ -94,13 +97,16 @@ public final class RunwareAdapter implements ProviderAdapter {
         if (credential instanceof Credential.Missing missing) {
             return VendorCalls.missingCredential(missing);
         }
-        Optional<Outcome> unsupported = VendorCalls.unsupportedKind(call, "this adapter");
-        if (unsupported.isPresent()) {
-            return unsupported.get();
-        }
         Optional<String> task = taskUuid(call.reference());
         if (task.isEmpty()) {
             return new Outcome.AdapterFault("attempt reference " + call.reference() + " is not a UUID", false);
+        }
+        if (call.kind() == JobKind.VIDEO) {
+            return submit(call, credential, task.get(), RunwareVideoTask.of(task.get(), calls.modelOf(call), call));
+        }
+        Optional<Outcome> unsupported = VendorCalls.unsupportedKind(call, "this adapter");
+        if (unsupported.isPresent()) {
+            return unsupported.get();
         }
         Optional<ImageSize> size = RunwareTasks.size(call.size());
         if (size.isEmpty()) {
@@ -108,15 +114,22 @@ public final class RunwareAdapter implements ProviderAdapter {
                     RejectionKind.USER_ERROR, "invalid_size", "size must be WIDTHxHEIGHT, was " + call.size(), 0, null);
         }
         String model = calls.modelOf(call);
-        SendTracker tracker = SendTracker.track(
+        return submit(
+                call,
+                credential,
+                task.get(),
                 RunwareTasks.imageInference(task.get(), model, call.prompt(), size.get(), call.n(), call.callback()));
+    }
+
+    /** Sends the one task (never retried) and follows it under our UUID. */
+    private Outcome submit(GenerationCall call, Credential credential, String task, byte[] body) {
+        SendTracker tracker = SendTracker.track(body);
         return calls.generating(call, tracker, () -> {
             HttpRequest.Builder request = VendorCalls.billablePost(endpoint, call.timeout(), tracker);
             Instant started = clock.instant();
             return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
-                case VendorExchange.Answered answered ->
-                    answered(answered.response(), call, task.get(), credential, started);
+                case VendorExchange.Answered answered -> answered(answered.response(), call, task, credential, started);
             };
         });
     }
@@ -138,25 +151,35 @@ public final class RunwareAdapter implements ProviderAdapter {
         // Accepted (an unreadable 200 too: the task exists under our UUID either way, polling tells).
         call.listener().submitted(task);
         RunwareTaskState state = RunwareTaskState.of(status, reply, task);
-        if (!state.isFinal(call.n())) {
+        int expected = expected(call);
+        if (!state.isFinal(expected)) {
             try {
-                state = poller.await(task, credential, started.plus(call.timeout()), call.n());
+                state = poller.await(task, credential, started.plus(call.timeout()), expected);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return new Outcome.Unconfirmed(
                         "interrupted", "stopped while waiting for task " + task + "; reconcile asks for it", 200, task);
             }
         }
-        return settle(state, task, credential);
+        return settle(
+                state,
+                task,
+                credential,
+                call.video().map(VideoParams::durationSeconds).orElse(0));
     }
 
-    private Outcome settle(RunwareTaskState state, String task, Credential credential) {
+    /** The results a finished task carries: one clip, or the images asked for. */
+    private static int expected(GenerationCall call) {
+        return call.kind() == JobKind.VIDEO ? 1 : call.n();
+    }
+
+    private Outcome settle(RunwareTaskState state, String task, Credential credential, int clipSeconds) {
         VendorText text = calls.text(credential);
         return switch (state) {
             case RunwareTaskState.Succeeded succeeded ->
                 switch (media.fetch(succeeded.items())) {
                     case RunwareMedia.Fetch.Fetched fetched ->
-                        fetched.confirmed(task, calls.settings().pricing());
+                        fetched.confirmed(task, calls.settings().pricing(), clipSeconds);
                     case RunwareMedia.Fetch.NotFetched notFetched ->
                         new Outcome.Unconfirmed(notFetched.code(), notFetched.detail(), 200, task);
                 };

@@ -18,7 +18,7 @@ import java.util.Optional;
 
 /**
  * Turns Runware's success items into bytes in hand: {@code imageBase64Data}, {@code imageDataURI}
- * or {@code imageURL} (fetched at once). Thread-safe.
+ * or {@code imageURL} (fetched at once), or a clip's {@code videoURL} (streamed to disk at once). Thread-safe.
  */
 final class RunwareMedia {
     private final MediaDownloader downloader;
@@ -34,8 +34,20 @@ final class RunwareMedia {
         record Fetched(GenerationResult result, Optional<BigDecimal> vendorCost) implements Fetch {
             /** The delivery, priced by Runware when it said, else by our configured price per image. */
             Outcome.Confirmed confirmed(String task, PricingModel pricing) {
-                BigDecimal cost = vendorCost.orElseGet(
-                        () -> pricing.cost(Usage.images(result.media().size())));
+                return confirmed(task, pricing, 0);
+            }
+
+            /**
+             * The delivery, priced by Runware when it said, else by our configured price: per image,
+             * or for a clip per second of the {@code clipSeconds} asked for.
+             */
+            Outcome.Confirmed confirmed(String task, PricingModel pricing, int clipSeconds) {
+                boolean clip =
+                        result.media().stream().anyMatch(m -> m.mimeType().startsWith("video/"));
+                Usage usage = clip
+                        ? Usage.outputSeconds(BigDecimal.valueOf(clipSeconds))
+                        : Usage.images(result.media().size());
+                BigDecimal cost = vendorCost.orElseGet(() -> pricing.cost(usage));
                 return new Outcome.Confirmed(result, 200, task, cost);
             }
         }
@@ -44,7 +56,8 @@ final class RunwareMedia {
     }
 
     static boolean carriesImage(JsonNode item) {
-        return VendorJson.text(item, "imageBase64Data").isPresent()
+        return VendorJson.text(item, "videoURL").isPresent()
+                || VendorJson.text(item, "imageBase64Data").isPresent()
                 || VendorJson.text(item, "imageDataURI").isPresent()
                 || VendorJson.text(item, "imageURL").isPresent();
     }
@@ -67,6 +80,11 @@ final class RunwareMedia {
     }
 
     private GenerationResult.Media one(JsonNode item) throws MediaDownloader.DownloadException {
+        Optional<String> clip = VendorJson.text(item, "videoURL");
+        if (clip.isPresent()) {
+            // a clip is streamed to disk before its URL expires, never held whole in memory
+            return downloader.spool(URI.create(clip.get()), downloadTimeout);
+        }
         Optional<String> base64 = VendorJson.text(item, "imageBase64Data");
         if (base64.isPresent()) {
             return inline(Base64.getMimeDecoder().decode(base64.get()));

@@ -140,22 +140,37 @@ final class FalStubs {
      * second later, ended three seconds later with {@code statusCode}; a success lists {@code
      * images} files in its output unless {@code withOutput} is false (payload storage off).
      */
-    record Listed(String id, String sentAt, int statusCode, int images, boolean withOutput) {
+    record Listed(String id, String sentAt, int statusCode, int images, boolean withOutput, int clipSeconds) {
+        Listed(String id, String sentAt, int statusCode, int images, boolean withOutput) {
+            this(id, sentAt, statusCode, images, withOutput, 0);
+        }
+
         static Listed ok(String id, String sentAt) {
             return new Listed(id, sentAt, 200, 1, true);
         }
 
         Listed images(int count) {
-            return new Listed(id, sentAt, statusCode, count, withOutput);
+            return new Listed(id, sentAt, statusCode, count, withOutput, clipSeconds);
         }
 
         Listed withoutOutput() {
-            return new Listed(id, sentAt, statusCode, images, false);
+            return new Listed(id, sentAt, statusCode, images, false, clipSeconds);
+        }
+
+        /** A video endpoint's request: its input asks for {@code seconds}, its output is a {@code video}. */
+        Listed clip(int seconds) {
+            return new Listed(id, sentAt, statusCode, 0, withOutput, seconds);
         }
 
         /** fal's status filter: {@code success} 2xx, {@code user_error} 4xx, {@code error} 5xx. */
         String status() {
             return statusCode < 300 ? "success" : statusCode < 500 ? "user_error" : "error";
+        }
+
+        private String input() {
+            return clipSeconds > 0
+                    ? "{\"prompt\":\"a cat\",\"duration\":" + clipSeconds + "}"
+                    : "{\"prompt\":\"a cat\",\"num_images\":" + images + "}";
         }
 
         String json(String endpointId) {
@@ -168,15 +183,17 @@ final class FalStubs {
             }
             String output = !withOutput
                     ? "null"
-                    : statusCode < 300
-                            ? "{\"images\":[" + files + "],\"seed\":42}"
-                            : "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"failed\",\"type\":\"http_" + statusCode
-                                    + "\"}]}";
+                    : statusCode < 300 && clipSeconds > 0
+                            ? "{\"video\":{\"url\":\"https://v3.fal.media/files/clip.mp4\"}}"
+                            : statusCode < 300
+                                    ? "{\"images\":[" + files + "],\"seed\":42}"
+                                    : "{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"failed\",\"type\":\"http_"
+                                            + statusCode + "\"}]}";
             return """
                     {"request_id":"%s","endpoint_id":"%s","sent_at":"%s","started_at":"%s","ended_at":"%s",\
-                    "status_code":%d,"duration":2.0,"json_input":{"prompt":"a cat","num_images":%d},"json_output":%s}\
+                    "status_code":%d,"duration":2.0,"json_input":%s,"json_output":%s}\
                     """.formatted(
-                    id, endpointId, sentAt, sent.plusSeconds(1), sent.plusSeconds(3), statusCode, images, output);
+                    id, endpointId, sentAt, sent.plusSeconds(1), sent.plusSeconds(3), statusCode, input(), output);
         }
     }
 

@@ -16,6 +16,7 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.core.spi.UsageAnswer;
 import io.idem.providers.http.EchoedCredentials;
 import io.idem.providers.http.VendorStandIn;
+import io.idem.providers.http.VideoStandIn;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -108,6 +109,24 @@ class FalUsageTest {
         wm.verify(
                 2, getRequestedFor(urlPathEqualTo(REQUESTS)).withQueryParam("endpoint_id", equalTo(FalStubs.ENDPOINT)));
         wm.verify(1, getRequestedFor(urlPathEqualTo(REQUESTS)).withQueryParam("endpoint_id", equalTo(SCHNELL)));
+    }
+
+    @Test
+    void aClipIsChargedTheSecondsItsInputAskedFor() {
+        requests(
+                wm,
+                FalStubs.ENDPOINT,
+                100,
+                List.of(ok("clip-6s", "2026-11-30T08:00:00Z").clip(6)));
+        FalAdapter perSecond = new FalAdapter(
+                VideoStandIn.perSecond("fal", URI.create(wm.baseUrl()), FalStubs.KEY_VARIABLE, FalStubs.ENDPOINT),
+                FalStubs.CLIENT,
+                environmentWith(FalStubs.KEY_VARIABLE, FalStubs.SECRET),
+                VendorStandIn.REDACTOR,
+                InstantSource.system(),
+                FalStubs.FAST);
+
+        assertThat(charges(perSecond.usage(DAY)).get("clip-6s").costUsd()).isEqualByComparingTo("0.60");
     }
 
     @Test

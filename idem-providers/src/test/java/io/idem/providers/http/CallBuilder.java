@@ -1,9 +1,12 @@
 package io.idem.providers.http;
 
+import io.idem.core.domain.JobKind;
+import io.idem.core.domain.VideoParams;
 import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.GenerationCall;
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -17,6 +20,8 @@ public final class CallBuilder {
     private String size = "1024x1024";
     private AttemptListener listener = AttemptListener.NONE;
     private Optional<URI> callback = Optional.empty();
+    private Optional<VideoParams> video = Optional.empty();
+    private Optional<Instant> deadline = Optional.empty();
 
     public CallBuilder(String provider, String vendorModel) {
         this.provider = provider;
@@ -58,15 +63,24 @@ public final class CallBuilder {
         return this;
     }
 
+    /** A video call making {@code clip} instead of images. */
+    public CallBuilder video(VideoParams clip) {
+        this.video = Optional.of(clip);
+        return this;
+    }
+
+    /** The job's own deadline, later than the call's timeout. */
+    public CallBuilder deadline(Instant deadline) {
+        this.deadline = Optional.of(deadline);
+        return this;
+    }
+
     public GenerationCall build() {
+        String prompt = "A lighthouse over a cloud ocean";
+        GenerationCall.Request request = video.map(
+                        clip -> new GenerationCall.Request(prompt, JobKind.VIDEO, clip.size(), 1, Optional.of(clip)))
+                .orElseGet(() -> GenerationCall.Request.images(prompt, size, n));
         return new GenerationCall(
-                provider,
-                vendorModel,
-                GenerationCall.Request.images("A lighthouse over a cloud ocean", size, n),
-                timeout,
-                reference,
-                Optional.empty(),
-                listener,
-                callback);
+                provider, vendorModel, request, timeout, reference, Optional.empty(), listener, callback, deadline);
     }
 }

@@ -134,6 +134,12 @@ final class ReplicateStubs {
             return this;
         }
 
+        /** A clip's prediction: its input asks for {@code seconds} of video. */
+        Prediction duration(int seconds) {
+            ((ObjectNode) node.get("input")).put("duration", seconds);
+            return this;
+        }
+
         Prediction model(String model) {
             node.put("model", model);
             return this;

@@ -132,6 +132,24 @@ class ReplicateUsageTest {
     }
 
     @Test
+    void aClipIsChargedItsSecondsNotAnImage() {
+        ReplicateStubs.Prediction clip = p("clip-6s", "succeeded").metrics(1, 84.0);
+        clip.duration(6);
+        listing(wm, List.of(List.of(clip, p("image", "succeeded").metrics(1, 1.0))));
+
+        UsageAnswer answer = priced(
+                        new PricingModel.PerImageAndSecond(
+                                new PricingModel.PerImage(new BigDecimal("0.003")),
+                                new PricingModel.PerOutputSecond(new BigDecimal("0.10"))),
+                        environmentWith(ReplicateStubs.KEY_VARIABLE, ReplicateStubs.SECRET))
+                .usage(DAY);
+
+        assertThat(costs(answer))
+                .hasEntrySatisfying("clip-6s", c -> assertThat(c).isEqualByComparingTo("0.60"))
+                .hasEntrySatisfying("image", c -> assertThat(c).isEqualByComparingTo("0.003"));
+    }
+
+    @Test
     void aWrongTokenIsAFailedReadThatNeverQuotesIt() {
         listing(wm, List.of(List.of(p("succeeded", "succeeded"))));
         String wrong = "r8_wrong_token_do_not_print_0c3a";

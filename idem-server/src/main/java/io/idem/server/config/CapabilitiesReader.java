@@ -17,7 +17,8 @@ import java.util.Set;
  * Reads a provider's {@code capabilities}: kinds, sizes, n, jurisdictions, the clips it makes
  * ({@code video}) and what single models do differently ({@code models}). Kinds left out are the
  * kinds the vendor's adapter serves, so an image-only vendor is never routed a video (a vendor that
- * serves every kind declares none, as before).
+ * serves every kind declares none, as before). Clips left out are the clips the vendor's adapter can
+ * make ({@code audio: false} for one that cannot ask for a soundtrack).
  */
 final class CapabilitiesReader {
     private static final Set<String> FIELDS =
@@ -42,7 +43,7 @@ final class CapabilitiesReader {
                     poll,
                     cancel,
                     vendor.simulate(),
-                    new Capabilities.Media(vendor.video(), java.util.Map.of()));
+                    new Capabilities.Media(vendor.video(), Map.of()));
         }
         String here = where + ".capabilities";
         known(node, here, FIELDS);
@@ -59,8 +60,9 @@ final class CapabilitiesReader {
                     cancel,
                     vendor.simulate(),
                     new Capabilities.Media(
-                            video(node.get("video"), here + ".video").orElse(vendor.video()),
-                            models(node.get("models"), here + ".models")));
+                            video(node.get("video"), here + ".video", vendor.video())
+                                    .orElse(vendor.video()),
+                            models(node.get("models"), here + ".models", vendor.video())));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(here + ": " + e.getMessage(), e);
         }
@@ -71,7 +73,7 @@ final class CapabilitiesReader {
         return vendor.kinds().containsAll(Arrays.asList(JobKind.values())) ? Set.of() : vendor.kinds();
     }
 
-    private static Map<String, ModelCapabilities> models(JsonNode node, String where) {
+    private static Map<String, ModelCapabilities> models(JsonNode node, String where, VideoCapabilities vendor) {
         Map<String, ModelCapabilities> models = new LinkedHashMap<>();
         if (node == null || node.isNull()) {
             return models;
@@ -86,12 +88,13 @@ final class CapabilitiesReader {
                     entry.getKey(),
                     new ModelCapabilities(
                             kinds(entry.getValue().get("kinds"), here + ".kinds"),
-                            video(entry.getValue().get("video"), here + ".video")));
+                            video(entry.getValue().get("video"), here + ".video", vendor)));
         });
         return models;
     }
 
-    private static Optional<VideoCapabilities> video(JsonNode node, String where) {
+    /** A {@code video} block; a flag it leaves out is the vendor's ({@code vendor}). */
+    private static Optional<VideoCapabilities> video(JsonNode node, String where, VideoCapabilities vendor) {
         if (node == null || node.isNull()) {
             return Optional.empty();
         }
@@ -110,8 +113,8 @@ final class CapabilitiesReader {
                     node.path("max_duration_seconds").asInt(0),
                     strings(node.get("resolutions"), where + ".resolutions"),
                     strings(node.get("aspect_ratios"), where + ".aspect_ratios"),
-                    flag(node, where, "image_to_video"),
-                    flag(node, where, "audio")));
+                    node.has("image_to_video") ? flag(node, where, "image_to_video") : vendor.imageToVideo(),
+                    node.has("audio") ? flag(node, where, "audio") : vendor.audio()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(where + ": " + e.getMessage(), e);
         }

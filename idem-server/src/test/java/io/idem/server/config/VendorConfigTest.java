@@ -3,6 +3,8 @@ package io.idem.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.idem.core.domain.JobKind;
+import io.idem.core.domain.VideoParams;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.ProviderSettings;
 import io.idem.core.text.Redactor;
@@ -58,6 +60,45 @@ class VendorConfigTest {
                     .as(name)
                     .isNotNull();
         }
+    }
+
+    @Test
+    void falReplicateAndRunwareMakeVideoAndRunwareIsNeverRoutedASoundtrackItCannotAskFor() {
+        for (String name : List.of("fal", "replicate", "runware")) {
+            ProviderSettings p = jobProvider("{\"adapter\": \"" + name + "\", \"model\": \"o/m\"}");
+            assertThat(p.capabilities().kinds()).as(name).contains(JobKind.IMAGE, JobKind.VIDEO);
+        }
+        VideoParams withSound = new VideoParams(
+                5,
+                "720p",
+                "16:9",
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                Optional.empty(),
+                true);
+        assertThat(jobProvider("{\"adapter\": \"fal\", \"model\": \"o/m\"}")
+                        .capabilities()
+                        .media()
+                        .video()
+                        .whyNot(withSound))
+                .isNull();
+        assertThat(jobProvider("{\"adapter\": \"runware\", \"model\": \"klingai:5@3\"}")
+                        .capabilities()
+                        .media()
+                        .video()
+                        .whyNot(withSound))
+                .isEqualTo("audio_unsupported");
+        // a video block that says nothing of sound keeps the vendor's answer; one that does wins
+        assertThat(jobProvider("""
+                        {"adapter": "runware", "model": "klingai:5@3",
+                         "capabilities": {"video": {"max_duration_seconds": 10}}}""").capabilities().media().video().whyNot(withSound))
+                .isEqualTo("audio_unsupported");
+        assertThat(jobProvider("""
+                        {"adapter": "runware", "model": "klingai:5@3",
+                         "capabilities": {"video": {"audio": true}}}""").capabilities().media().video().whyNot(withSound))
+                .isNull();
     }
 
     @Test

@@ -292,6 +292,17 @@ class JobDeferralTest {
     }
 
     @Test
+    void aCallCarriesTheJobsOwnDeadlineForVendorsThatTakeOne() {
+        UUID id = submit(aJobSpec().timeoutSeconds(10).deadlineSeconds(600).build());
+        primary.then(confirmed());
+
+        work();
+
+        assertThat(primary.calls().getFirst().timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(primary.calls().getFirst().deadline()).contains(job(id).deadline());
+    }
+
+    @Test
     void aJobPastItsDeadlineMakesNoCall() {
         UUID id = submit(aJobSpec().deadlineSeconds(30).build());
         clock.advance(Duration.ofSeconds(30));
