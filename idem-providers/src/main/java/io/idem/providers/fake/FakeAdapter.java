@@ -13,6 +13,7 @@ import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.ImageOptions;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
@@ -161,6 +162,8 @@ public final class FakeAdapter implements ProviderAdapter {
                 .put("size", call.size() != null ? call.size() : "1024x1024")
                 .put("n", call.n())
                 .put("reference", call.reference());
+        // the fake vendor takes every image parameter under OpenAI's names, and echoes them
+        ImageOptions.underOpenAiNames(body, call.image());
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -12,6 +12,7 @@ import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.ImageOptions;
 import io.idem.providers.http.MediaDownloader;
 import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
@@ -192,6 +193,8 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
         if (call.size() != null) {
             body.put("size", call.size());
         }
+        // OpenAI's own names: every image parameter goes as the client named it
+        ImageOptions.underOpenAiNames(body, call.image());
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

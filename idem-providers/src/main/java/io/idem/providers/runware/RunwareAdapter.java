@@ -108,8 +108,8 @@ public final class RunwareAdapter implements ProviderAdapter {
                     RejectionKind.USER_ERROR, "invalid_size", "size must be WIDTHxHEIGHT, was " + call.size(), 0, null);
         }
         String model = calls.modelOf(call);
-        SendTracker tracker = SendTracker.track(
-                RunwareTasks.imageInference(task.get(), model, call.prompt(), size.get(), call.n(), call.callback()));
+        SendTracker tracker = SendTracker.track(RunwareTasks.imageInference(
+                task.get(), model, call.prompt(), size.get(), call.n(), call.callback(), call.image()));
         return calls.generating(call, tracker, () -> {
             HttpRequest.Builder request = VendorCalls.billablePost(endpoint, call.timeout(), tracker);
             Instant started = clock.instant();

@@ -17,7 +17,8 @@ public final class RunwareVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(RunwareAdapter.DEFAULT_BASE_URL, KEY_VARIABLE, Optional.empty()),
-            new VendorCapabilities(Set.of(JobKind.IMAGE), true, false, true, false, false, true, true),
+            new VendorCapabilities(Set.of(JobKind.IMAGE), true, false, true, false, false, true, true)
+                    .forwarding(RunwareTasks.PARAMETERS),
             PricingModel.PerImage.FREE,
             RunwareAdapter::new);
 

@@ -17,6 +17,8 @@ import java.util.Set;
  * @param callsOut it calls a vendor over the network, so it can be unwell and gets health checks
  *     (the static tier answers from memory)
  * @param statesCost its answer states what the call cost, which wins over the configured price
+ * @param imageParameters the image parameters ({@code ImageParams.ALL}) its job adapter forwards;
+ *     a job naming another is never routed to its providers
  */
 public record VendorCapabilities(
         Set<JobKind> kinds,
@@ -26,10 +28,31 @@ public record VendorCapabilities(
         boolean streaming,
         boolean simulate,
         boolean callsOut,
-        boolean statesCost) {
+        boolean statesCost,
+        Set<String> imageParameters) {
 
     public VendorCapabilities {
         kinds = Set.copyOf(kinds);
+        imageParameters = Set.copyOf(imageParameters);
+    }
+
+    /** A vendor that forwards no image parameter. */
+    public VendorCapabilities(
+            Set<JobKind> kinds,
+            boolean poll,
+            boolean cancel,
+            boolean lookup,
+            boolean streaming,
+            boolean simulate,
+            boolean callsOut,
+            boolean statesCost) {
+        this(kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, Set.of());
+    }
+
+    /** The same vendor, forwarding {@code parameters}. */
+    public VendorCapabilities forwarding(Set<String> parameters) {
+        return new VendorCapabilities(
+                kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, parameters);
     }
 
     /** A chat-only vendor reached over the network that streams. */

@@ -41,7 +41,8 @@ final class CapabilitiesReader {
                     any.jurisdictions(),
                     poll,
                     cancel,
-                    vendor.simulate());
+                    vendor.simulate(),
+                    new Capabilities.Media(VideoCapabilities.ANY, java.util.Map.of(), vendor.imageParameters()));
         }
         String here = where + ".capabilities";
         known(node, here, FIELDS);
@@ -59,7 +60,8 @@ final class CapabilitiesReader {
                     vendor.simulate(),
                     new Capabilities.Media(
                             video(node.get("video"), here + ".video").orElse(VideoCapabilities.ANY),
-                            models(node.get("models"), here + ".models")));
+                            models(node.get("models"), here + ".models"),
+                            vendor.imageParameters()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(here + ": " + e.getMessage(), e);
         }

@@ -39,15 +39,8 @@ import java.util.UUID;
  * that answers {@code 202} with the job id instead of holding the client or guessing.
  */
 public final class OpenAiImagesApi implements Feature {
-    private static final Set<String> OPENAI_FIELDS = Set.of(
-            "response_format",
-            "quality",
-            "style",
-            "user",
-            "background",
-            "output_format",
-            "output_compression",
-            "moderation");
+    /** OpenAI's fields Idem takes and does not forward (the image parameters are job fields). */
+    private static final Set<String> OPENAI_FIELDS = Set.of("response_format", "user");
 
     private final Auth auth;
     private final JobRequests requests;
