@@ -1,5 +1,7 @@
 package io.idem.providers.http;
 
+import io.idem.core.domain.ImageParams;
+import io.idem.core.domain.JobKind;
 import io.idem.core.spi.AttemptListener;
 import io.idem.core.spi.GenerationCall;
 import java.net.URI;
@@ -17,6 +19,7 @@ public final class CallBuilder {
     private String size = "1024x1024";
     private AttemptListener listener = AttemptListener.NONE;
     private Optional<URI> callback = Optional.empty();
+    private ImageParams image = ImageParams.NONE;
 
     public CallBuilder(String provider, String vendorModel) {
         this.provider = provider;
@@ -58,11 +61,52 @@ public final class CallBuilder {
         return this;
     }
 
+    /** The image parameters the call carries. */
+    public CallBuilder image(ImageParams image) {
+        this.image = image;
+        return this;
+    }
+
+    /** {@code call} carrying {@code image}: for the stubs that build their own calls. */
+    public static GenerationCall withImage(GenerationCall call, ImageParams image) {
+        var r = call.request();
+        return new GenerationCall(
+                call.provider(),
+                call.vendorModel(),
+                new GenerationCall.Request(r.prompt(), r.kind(), r.size(), r.n(), r.video(), image),
+                call.timeout(),
+                call.reference(),
+                call.simulate(),
+                call.listener(),
+                call.callback());
+    }
+
+    /** Every image parameter: high quality vivid transparent WebP at 70, low moderation, a seed passed through. */
+    public static final ImageParams EVERY_IMAGE_PARAMETER = new ImageParams(
+            Optional.of("high"),
+            Optional.of("vivid"),
+            Optional.of("transparent"),
+            Optional.of("webp"),
+            Optional.of(70),
+            Optional.of("low"),
+            Optional.of("{\"prompt\":\"not this\",\"seed\":3}"));
+
+    /** JPEG at compression 10: what fal, Replicate and Runware each name in their own way. */
+    public static final ImageParams JPEG_AT_10 = new ImageParams(
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.of("jpeg"),
+            Optional.of(10),
+            Optional.empty(),
+            Optional.of("{\"seed\":3}"));
+
     public GenerationCall build() {
         return new GenerationCall(
                 provider,
                 vendorModel,
-                GenerationCall.Request.images("A lighthouse over a cloud ocean", size, n),
+                new GenerationCall.Request(
+                        "A lighthouse over a cloud ocean", JobKind.IMAGE, size, n, Optional.empty(), image),
                 timeout,
                 reference,
                 Optional.empty(),

@@ -65,6 +65,23 @@ class OpenAiImagesSuccessTest {
     }
 
     @Test
+    void everyImageParameterGoesUnderOpenAisOwnNamesAndProviderOptionsNeverOverrideIdems() {
+        answer(200, "{\"data\": [{\"b64_json\": \"" + PNG_BASE64 + "\"}]}");
+
+        fixture.adapter()
+                .generate(aCall().size("auto")
+                        .image(io.idem.providers.http.CallBuilder.EVERY_IMAGE_PARAMETER)
+                        .build());
+
+        fixture.vendor.verify(postRequestedFor(urlEqualTo("/v1/images/generations"))
+                .withRequestBody(equalToJson("""
+                        {"model": "gpt-image-1", "prompt": "A lighthouse over a cloud ocean", "n": 1, "size": "auto",
+                         "quality": "high", "style": "vivid", "background": "transparent", "output_format": "webp",
+                         "output_compression": 70, "moderation": "low", "seed": 3}
+                        """)));
+    }
+
+    @Test
     void aCallWithoutAModelUsesTheProvidersDefaultModel() {
         answer(200, "{\"data\": [{\"b64_json\": \"" + PNG_BASE64 + "\"}]}");
 

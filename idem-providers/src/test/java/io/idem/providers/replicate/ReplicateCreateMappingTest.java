@@ -1,6 +1,7 @@
 package io.idem.providers.replicate;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import com.github.tomakehurst.wiremock.client.WireMock;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
@@ -134,6 +135,23 @@ class ReplicateCreateMappingTest {
         wm.verify(postRequestedFor(urlPathEqualTo("/v1/predictions"))
                 .withRequestBody(matchingJsonPath(
                         "$.version", com.github.tomakehurst.wiremock.client.WireMock.equalTo(VERSION))));
+    }
+
+    @Test
+    void theOutputFormatAndQualityGoUnderReplicatesNamesWithTheProviderOptions() {
+        wm.stubFor(post(urlPathEqualTo("/v1/predictions"))
+                .willReturn(json(
+                        201, prediction(wm.baseUrl(), "aborted").unstarted().json())));
+
+        adapter(wm.baseUrl())
+                .generate(io.idem.providers.http.CallBuilder.withImage(
+                        aCall("acme/sdxl:" + VERSION, Duration.ofSeconds(5), AttemptListener.NONE, Optional.empty()),
+                        io.idem.providers.http.CallBuilder.JPEG_AT_10));
+
+        wm.verify(postRequestedFor(urlPathEqualTo("/v1/predictions"))
+                .withRequestBody(matchingJsonPath("$.input.output_format", WireMock.equalTo("jpg")))
+                .withRequestBody(matchingJsonPath("$.input.output_quality", WireMock.equalTo("10")))
+                .withRequestBody(matchingJsonPath("$.input.seed", WireMock.equalTo("3"))));
     }
 
     @Test
