@@ -41,7 +41,10 @@ final class JobRows {
             j.image_options->>'quality' AS image_quality, j.image_options->>'style' AS image_style,
             j.image_options->>'background' AS image_background, j.image_options->>'output_format' AS image_format,
             (j.image_options->>'output_compression')::integer AS image_compression,
-            j.image_options->>'moderation' AS image_moderation, j.image_options->>'provider_options' AS image_provider
+            j.image_options->>'moderation' AS image_moderation, j.image_options->>'provider_options' AS image_provider,
+            ARRAY(SELECT (x->>'mask') || chr(31) || (x->>'mime_type') || chr(31) || (x->>'base64')
+                  FROM jsonb_array_elements(COALESCE(j.image_options->'inputs', '[]'::jsonb)) WITH ORDINALITY AS i(x, o)
+                  ORDER BY o) AS image_inputs
             """;
 
     /**
@@ -51,7 +54,10 @@ final class JobRows {
     static final String IMAGE_OPTIONS = """
             NULLIF(jsonb_strip_nulls(jsonb_build_object('quality', ?::text, 'style', ?::text,
                 'background', ?::text, 'output_format', ?::text, 'output_compression', ?::integer,
-                'moderation', ?::text, 'provider_options', ?::text)), '{}'::jsonb)""";
+                'moderation', ?::text, 'provider_options', ?::text,
+                'inputs', (SELECT jsonb_agg(jsonb_build_object('mask', m, 'mime_type', t, 'base64', b) ORDER BY o)
+                           FROM unnest(?::boolean[], ?::text[], ?::text[]) WITH ORDINALITY AS u(m, t, b, o)))),
+                '{}'::jsonb)""";
 
     static final String ATTEMPT_COLUMNS = """
             a.id, a.job_id, a.provider, a.model, a.round, a.status, a.error_class, a.error_code,
@@ -176,10 +182,18 @@ final class JobRows {
                 Optional.ofNullable(rs.getString("image_format")),
                 compressionOf,
                 Optional.ofNullable(rs.getString("image_moderation")),
-                Optional.ofNullable(rs.getString("image_provider")));
+                Optional.ofNullable(rs.getString("image_provider")),
+                inputs(strings(rs.getArray("image_inputs"))));
     }
 
-    /** Binds the seven parameters of {@link #IMAGE_OPTIONS} from {@code from}; the next index. */
+    private static List<io.idem.core.domain.InputImage> inputs(List<String> rows) {
+        return rows.stream()
+                .map(row -> row.split(PAIR, 3))
+                .map(f -> new io.idem.core.domain.InputImage(Boolean.parseBoolean(f[0]), f[1], f[2]))
+                .toList();
+    }
+
+    /** Binds the ten parameters of {@link #IMAGE_OPTIONS} from {@code from}; the next index. */
     static int bindImage(java.sql.PreparedStatement ps, int from, ImageParams image) throws SQLException {
         int i = from;
         ps.setString(i++, image.quality().orElse(null));
@@ -189,6 +203,17 @@ final class JobRows {
         ps.setObject(i++, image.outputCompression().orElse(null), java.sql.Types.INTEGER);
         ps.setString(i++, image.moderation().orElse(null));
         ps.setString(i++, image.providerOptions().orElse(null));
+        var inputs = image.inputs();
+        var c = ps.getConnection();
+        ps.setArray(
+                i++,
+                c.createArrayOf("boolean", inputs.stream().map(in -> in.mask()).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", inputs.stream().map(in -> in.mimeType()).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", inputs.stream().map(in -> in.base64()).toArray()));
         return i;
     }
 

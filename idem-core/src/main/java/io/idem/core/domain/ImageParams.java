@@ -20,6 +20,7 @@ import java.util.Set;
  * @param outputCompression 0..100, only with {@code jpeg} or {@code webp}
  * @param moderation {@code auto|low}
  * @param providerOptions a JSON object, canonical, passed through to the vendor as it is
+ * @param inputs an edit's images and its mask ({@code POST /v1/images/edits}); empty: a generation
  */
 public record ImageParams(
         Optional<String> quality,
@@ -28,7 +29,8 @@ public record ImageParams(
         Optional<String> outputFormat,
         Optional<Integer> outputCompression,
         Optional<String> moderation,
-        Optional<String> providerOptions) {
+        Optional<String> providerOptions,
+        List<InputImage> inputs) {
 
     public static final String QUALITY = "quality";
     public static final String STYLE = "style";
@@ -37,6 +39,8 @@ public record ImageParams(
     public static final String OUTPUT_COMPRESSION = "output_compression";
     public static final String MODERATION = "moderation";
     public static final String PROVIDER_OPTIONS = "provider_options";
+    /** An edit's images (its mask goes with them): a provider honours it when it edits. */
+    public static final String IMAGE = "image";
     /** Not a field of its own: the name a capability gives {@code size: "auto"}. */
     public static final String SIZE_AUTO = "size_auto";
 
@@ -47,7 +51,15 @@ public record ImageParams(
     public static final List<String> MODERATIONS = List.of("auto", "low");
     /** Every parameter a provider may or may not honour. */
     public static final Set<String> ALL = Set.of(
-            QUALITY, STYLE, BACKGROUND, OUTPUT_FORMAT, OUTPUT_COMPRESSION, MODERATION, PROVIDER_OPTIONS, SIZE_AUTO);
+            QUALITY,
+            STYLE,
+            BACKGROUND,
+            OUTPUT_FORMAT,
+            OUTPUT_COMPRESSION,
+            MODERATION,
+            PROVIDER_OPTIONS,
+            SIZE_AUTO,
+            IMAGE);
 
     /** The longest {@code provider_options} may be, as canonical JSON. */
     public static final int MAX_PROVIDER_OPTIONS_CHARS = 8192;
@@ -62,7 +74,20 @@ public record ImageParams(
             Optional.empty(),
             Optional.empty(),
             Optional.empty(),
-            Optional.empty());
+            Optional.empty(),
+            List.of());
+
+    /** Parameters of a generation (no input images). */
+    public ImageParams(
+            Optional<String> quality,
+            Optional<String> style,
+            Optional<String> background,
+            Optional<String> outputFormat,
+            Optional<Integer> outputCompression,
+            Optional<String> moderation,
+            Optional<String> providerOptions) {
+        this(quality, style, background, outputFormat, outputCompression, moderation, providerOptions, List.of());
+    }
 
     public ImageParams {
         oneOf(QUALITY, quality, QUALITIES);
@@ -87,6 +112,27 @@ public record ImageParams(
             throw new IllegalArgumentException(PROVIDER_OPTIONS + " must be a JSON object of at most "
                     + MAX_PROVIDER_OPTIONS_CHARS + " characters");
         }
+    }
+
+    /** The same parameters, editing {@code images}. */
+    public ImageParams editing(List<InputImage> images) {
+        return new ImageParams(
+                quality, style, background, outputFormat, outputCompression, moderation, providerOptions, images);
+    }
+
+    /** Whether this is an edit (it starts from input images). */
+    public boolean edit() {
+        return inputs.stream().anyMatch(i -> !i.mask());
+    }
+
+    /** The edit's mask, if it has one. */
+    public Optional<InputImage> mask() {
+        return inputs.stream().filter(InputImage::mask).findFirst();
+    }
+
+    /** The images the edit starts from. */
+    public List<InputImage> images() {
+        return inputs.stream().filter(i -> !i.mask()).toList();
     }
 
     private static void oneOf(String field, Optional<String> value, List<String> allowed) {
@@ -115,6 +161,9 @@ public record ImageParams(
     /** The parameters this request names (with {@link #SIZE_AUTO} when {@code size} is {@code auto}). */
     public Set<String> named(String size) {
         Set<String> out = new LinkedHashSet<>(values().keySet());
+        if (edit()) {
+            out.add(IMAGE);
+        }
         if (AUTO_SIZE.equals(size)) {
             out.add(SIZE_AUTO);
         }

@@ -93,6 +93,15 @@ final class GenerationRequestReader {
         if (auto) {
             options.put("size", "auto");
         }
+        // an edit's uploads show as what arrived of them, not their bytes
+        if (options.has("images")) {
+            var types = options.putArray("image_types");
+            root.path("images").forEach(i -> types.add(i.path("mime_type").asText()));
+            options.remove("images");
+        }
+        if (options.has("mask")) {
+            options.put("mask", root.path("mask").path("mime_type").asText());
+        }
         return new Valid(new GenerationRequest(
                 model.asText(),
                 prompt.asText(),

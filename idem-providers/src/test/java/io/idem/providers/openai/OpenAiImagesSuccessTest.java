@@ -73,8 +73,8 @@ class OpenAiImagesSuccessTest {
                         .image(io.idem.providers.http.CallBuilder.EVERY_IMAGE_PARAMETER)
                         .build());
 
-        fixture.vendor.verify(postRequestedFor(urlEqualTo("/v1/images/generations"))
-                .withRequestBody(equalToJson("""
+        fixture.vendor.verify(
+                postRequestedFor(urlEqualTo("/v1/images/generations")).withRequestBody(equalToJson("""
                         {"model": "gpt-image-1", "prompt": "A lighthouse over a cloud ocean", "n": 1, "size": "auto",
                          "quality": "high", "style": "vivid", "background": "transparent", "output_format": "webp",
                          "output_compression": 70, "moderation": "low", "seed": 3}

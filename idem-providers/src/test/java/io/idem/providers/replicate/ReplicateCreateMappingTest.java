@@ -1,7 +1,6 @@
 package io.idem.providers.replicate;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
-import com.github.tomakehurst.wiremock.client.WireMock;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
@@ -15,6 +14,7 @@ import static io.idem.providers.replicate.ReplicateStubs.prediction;
 import static io.idem.providers.replicate.ReplicateStubs.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;

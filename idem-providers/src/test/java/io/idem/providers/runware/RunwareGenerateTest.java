@@ -94,7 +94,8 @@ class RunwareGenerateTest {
 
     @Test
     void theOutputFormatAndCompressionGoUnderRunwaresNamesWithTheProviderOptions() {
-        GenerationCall call = aCall().image(io.idem.providers.http.CallBuilder.JPEG_AT_10).build();
+        GenerationCall call =
+                aCall().image(io.idem.providers.http.CallBuilder.JPEG_AT_10).build();
         String task = call.reference();
         fixture.onSubmit(task, json(200, accepted(task)));
         fixture.onLookup(task, json(200, succeeded(task, 1)));

@@ -3,6 +3,7 @@ package io.idem.server.jobs;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.idem.core.domain.ImageParams;
+import io.idem.core.domain.InputImage;
 import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import io.idem.server.http.ApiError;
@@ -56,7 +57,14 @@ final class ImageRequests {
 
     /** Everything of an image's own parameters that reaches a vendor, for the idempotency hash (nothing when none). */
     static Map<String, Object> canonical(JobSpec spec) {
-        return new TreeMap<>(spec.image().values());
+        Map<String, Object> out = new TreeMap<>(spec.image().values());
+        if (!spec.image().inputs().isEmpty()) {
+            // an edit's uploads by their digests: the same files hash alike, other files differ
+            out.put(
+                    ImageParams.IMAGE,
+                    spec.image().inputs().stream().map(InputImage::digest).toList());
+        }
+        return out;
     }
 
     private static Optional<String> oneOf(JsonNode body, String field, List<String> allowed) {

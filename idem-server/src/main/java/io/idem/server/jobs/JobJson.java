@@ -91,6 +91,19 @@ public final class JobJson {
                 throw new IllegalStateException("provider_options were validated at intake", e);
             }
         });
+        if (!image.inputs().isEmpty()) {
+            out.put(
+                    "inputs",
+                    image.inputs().stream()
+                            .map(i -> Map.of(
+                                    "role",
+                                    i.mask() ? "mask" : "image",
+                                    "mime_type",
+                                    i.mimeType(),
+                                    "bytes",
+                                    i.bytes().length))
+                            .toList());
+        }
         return out;
     }
 

@@ -115,7 +115,13 @@ public final class JobRequests {
 
     /** The fields a request may carry besides the core ones (the OpenAI route adds its own). */
     public JobSpec parse(JsonNode body, Set<String> extraFields, Asker asker) {
-        Draft draft = draft(body, extraFields, asker);
+        return parse(body, extraFields, asker, List.of());
+    }
+
+    /** An edit: the request starts from {@code inputs} (its images and mask, already read and bounded). */
+    public JobSpec parse(
+            JsonNode body, Set<String> extraFields, Asker asker, List<io.idem.core.domain.InputImage> inputs) {
+        Draft draft = draft(body, extraFields, asker, inputs);
         java.util.List<String> eligible = new java.util.ArrayList<>();
         Map<String, String> skipped = new LinkedHashMap<>();
         for (var check : draft.checks()) {
@@ -178,7 +184,12 @@ public final class JobRequests {
 
     /** Validates and plans a request; {@code checks} covers every planned candidate in order. */
     public Draft draft(JsonNode body, Set<String> extraFields, Asker asker) {
-        JobSpec spec = validate(body, extraFields);
+        return draft(body, extraFields, asker, List.of());
+    }
+
+    private Draft draft(
+            JsonNode body, Set<String> extraFields, Asker asker, List<io.idem.core.domain.InputImage> inputs) {
+        JobSpec spec = validate(body, extraFields, inputs);
         if (routing.adultLanes().contains(spec.lane())) {
             if (!asker.adultApproved()) {
                 throw new ApiError(
@@ -197,7 +208,7 @@ public final class JobRequests {
         return new Draft(spec, plan, checks);
     }
 
-    private JobSpec validate(JsonNode body, Set<String> extraFields) {
+    private JobSpec validate(JsonNode body, Set<String> extraFields, List<io.idem.core.domain.InputImage> inputs) {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!FIELDS.contains(field) && !extraFields.contains(field)) {
@@ -216,7 +227,7 @@ public final class JobRequests {
                 .orElseThrow(() -> ApiError.badRequest(
                         "invalid_kind", "kind must be one of " + KINDS + ", was '" + kindName + "'"));
         var video = VideoRequests.read(body, kind);
-        var image = ImageRequests.read(body, kind);
+        var image = ImageRequests.read(body, kind).editing(inputs);
         String size =
                 video.map(io.idem.core.domain.VideoParams::size).orElseGet(() -> Json.text(body, "size", "1024x1024"));
         boolean auto = video.isEmpty() && size.equals(io.idem.core.domain.ImageParams.AUTO_SIZE);
