@@ -53,7 +53,7 @@ final class ImageEdits {
         ObjectNode body = Json.MAPPER.createObjectNode();
         for (Map.Entry<String, List<String>> field : ctx.formParamMap().entrySet()) {
             if (FILES.contains(field.getKey())) {
-                throw ApiError.badRequest("invalid_" + field.getKey(), field.getKey() + " must be a file");
+                continue; // the uploads are read below, as files (a text part of that name is no image)
             }
             String value = field.getValue().getFirst();
             if (NUMBERS.contains(field.getKey()) && value.matches("-?\\d{1,9}")) {

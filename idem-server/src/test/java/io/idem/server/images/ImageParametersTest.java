@@ -96,4 +96,97 @@ class ImageParametersTest {
             assertThat(reply.body().at("/error/message").asText()).contains("style");
         }
     }
+
+    /** A 1x1 PNG's first bytes are all the fake vendor and Idem look at. */
+    static final byte[] PNG = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+
+    private static TestServer.Reply upload(io.idem.providers.http.MultipartBody form, Map<String, String> headers)
+            throws Exception {
+        byte[] bytes = form.bytes();
+        var request = HttpRequest.newBuilder(URI.create(server.node().baseUrl() + "/v1/images/edits"))
+                .header("Authorization", "Bearer " + TestServer.ADMIN_KEY)
+                .header("Content-Type", form.contentType())
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
+        headers.forEach(request::header);
+        var response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        JsonNode json = response.body().startsWith("{") ? Json.MAPPER.readTree(response.body()) : null;
+        return new TestServer.Reply(response.statusCode(), response.headers().map(), json, response.body());
+    }
+
+    @Test
+    void anEditUploadsItsImagesAndMaskAndTheFakeVendorSeesThem() throws Exception {
+        var reply = upload(
+                new io.idem.providers.http.MultipartBody()
+                        .field("prompt", "add a hat")
+                        .field("n", "1")
+                        .field("quality", "low")
+                        .field("response_format", "b64_json")
+                        .file("image", "fox.png", "image/png", PNG)
+                        .file("mask", "mask.png", "image/png", PNG),
+                Map.of());
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        assertThat(reply.body().at("/data/0/b64_json").asText()).isNotBlank();
+
+        var job = server.get("/v1/jobs/" + reply.header("Idem-Job-Id"), TestServer.ADMIN_KEY)
+                .body();
+        assertThat(job.at("/image/inputs/0/role").asText()).isEqualTo("image");
+        assertThat(job.at("/image/inputs/1/role").asText()).isEqualTo("mask");
+        assertThat(job.at("/image/inputs/0/bytes").asInt()).isEqualTo(PNG.length);
+
+        JsonNode sent = atVendor(job.at("/attempts/0/id").asText()).get("image_options");
+        assertThat(sent.get("image_types").toString()).isEqualTo("[\"image/png\"]");
+        assertThat(sent.get("mask").asText()).isEqualTo("image/png");
+        assertThat(sent.get("quality").asText()).isEqualTo("low");
+    }
+
+    @Test
+    void anEditOfAnotherImageUnderTheSameKeyIsAReusedKey() throws Exception {
+        Map<String, String> key = Map.of("Idempotency-Key", "image-edit-1");
+        var first = upload(
+                new io.idem.providers.http.MultipartBody()
+                        .field("prompt", "add a hat")
+                        .file("image", "a.png", "image/png", PNG),
+                key);
+        assertThat(first.status()).as(first.raw()).isEqualTo(200);
+        byte[] other = java.util.Arrays.copyOf(PNG, PNG.length + 1);
+        var second = upload(
+                new io.idem.providers.http.MultipartBody()
+                        .field("prompt", "add a hat")
+                        .file("image", "a.png", "image/png", other),
+                key);
+        assertThat(second.status()).isEqualTo(409);
+        assertThat(second.body().at("/error/code").asText()).isEqualTo("idempotency_key_reused");
+    }
+
+    @Test
+    void anUploadThatIsNoImageIsRefusedNamingIt() throws Exception {
+        var reply = upload(
+                new io.idem.providers.http.MultipartBody()
+                        .field("prompt", "add a hat")
+                        .file("image", "notes.txt", "image/png", "hello".getBytes()),
+                Map.of());
+        assertThat(reply.status()).isEqualTo(400);
+        assertThat(reply.body().at("/error/code").asText()).isEqualTo("invalid_image");
+        assertThat(reply.body().at("/error/message").asText()).contains("notes.txt", "PNG");
+
+        var none = upload(new io.idem.providers.http.MultipartBody().field("prompt", "add a hat"), Map.of());
+        assertThat(none.status()).isEqualTo(400);
+        assertThat(none.body().at("/error/code").asText()).isEqualTo("missing_image");
+    }
+
+    @Test
+    void anEditAlsoTakesJsonWithDataUrls() {
+        String url = "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(PNG);
+        var reply = server.post(
+                "/v1/images/edits",
+                TestServer.ADMIN_KEY,
+                "{\"prompt\": \"add a hat\", \"images\": [{\"image_url\": \"" + url + "\"}]}");
+        assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
+        var refused = server.post(
+                "/v1/images/edits",
+                TestServer.ADMIN_KEY,
+                "{\"prompt\": \"add a hat\", \"images\": [{\"image_url\": \"https://example.com/a.png\"}]}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.body().at("/error/code").asText()).isEqualTo("invalid_images");
+    }
 }

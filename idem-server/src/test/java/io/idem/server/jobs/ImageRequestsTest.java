@@ -203,4 +203,24 @@ class ImageRequestsTest {
                 "'plain'",
                 "'quality'");
     }
+
+    @Test
+    void anEditGoesOnlyToProvidersThatEditAndHashesByItsImages() throws Exception {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        var image = io.idem.core.domain.InputImage.of(false, png).orElseThrow();
+        var other = io.idem.core.domain.InputImage.of(false, java.util.Arrays.copyOf(png, 9))
+                .orElseThrow();
+        JsonNode body = json("{\"prompt\": \"add a hat\"}");
+
+        var spec = requests.parse(body, Set.of(), JobRequests.Asker.ANYONE, List.of(image));
+
+        assertThat(spec.image().images()).containsExactly(image);
+        assertThat(spec.candidates()).containsExactly("full");
+        assertThat(spec.skipped()).containsEntry("plain", "unsupported_parameter:image");
+        assertThat(JobRequests.hash(spec))
+                .isNotEqualTo(JobRequests.hash(parse("{\"prompt\": \"add a hat\"}")))
+                .isNotEqualTo(
+                        JobRequests.hash(requests.parse(body, Set.of(), JobRequests.Asker.ANYONE, List.of(other))))
+                .isEqualTo(JobRequests.hash(requests.parse(body, Set.of(), JobRequests.Asker.ANYONE, List.of(image))));
+    }
 }
