@@ -18,8 +18,11 @@ final class Retries {
     private static final Set<Integer> RETRIED_STATUSES = Set.of(429, 500, 502, 503);
     /** The wait after a 429 whose vendor named none. */
     static final Duration RATE_LIMIT_WAIT = Duration.ofSeconds(1);
-    /** The wait after a 5xx whose vendor named none. */
-    static final Duration SERVER_ERROR_WAIT = Duration.ofMillis(250);
+    /**
+     * The wait after a 5xx whose vendor named none: none, the second try goes at once (a pause would
+     * only delay the failover that a still failing upstream needs next).
+     */
+    static final Duration SERVER_ERROR_WAIT = Duration.ZERO;
 
     private Retries() {}
 
@@ -37,6 +40,9 @@ final class Retries {
 
     /** Waits; false when the thread was interrupted (the server is stopping). */
     static boolean sleep(Duration wait) {
+        if (wait.isZero()) {
+            return true;
+        }
         try {
             Thread.sleep(wait);
             return true;

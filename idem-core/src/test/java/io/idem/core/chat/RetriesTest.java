@@ -29,7 +29,9 @@ class RetriesTest {
                 .contains(Retries.RATE_LIMIT_WAIT);
         for (int status : List.of(500, 502, 503)) {
             assertThat(Retries.waitBefore(unavailable(status, Optional.empty()), NOW, DEADLINE))
-                    .contains(Retries.SERVER_ERROR_WAIT);
+                    .contains(Retries.SERVER_ERROR_WAIT)
+                    .as("a 5xx that names no wait is tried again at once")
+                    .contains(Duration.ZERO);
         }
         assertThat(Retries.waitBefore(unavailable(504, Optional.empty()), NOW, DEADLINE))
                 .isEmpty();

@@ -158,8 +158,10 @@ class BreakerTriggersTest {
         server.node().chat().sentinel().orElseThrow().checkAll();
     }
 
+    /** One call, one vendor request: no same-model retry, so each failure here is one real failure. */
     private TestServer.Reply chat(String model) {
-        return ChatCalls.call(server, TestServer.ADMIN_KEY, "\"model\":\"" + model + "\"");
+        return ChatCalls.call(
+                server, TestServer.ADMIN_KEY, "\"model\":\"" + model + "\", \"redundancy\": {\"retries\": 0}");
     }
 
     private BreakerState breaker(String provider) {

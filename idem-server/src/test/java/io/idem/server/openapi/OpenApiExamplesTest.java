@@ -25,13 +25,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every documented request of a safe route (each GET, built from its parameters' examples, and each
- * request-body example of {@code POST /v1/jobs}, {@code /v1/chat/completions} and {@code
- * /v1/route/check}) sent to a live node with the admin key: the status is one the document lists
+ * request-body example of {@code POST /v1/jobs}, {@code /v1/videos}, {@code /v1/chat/completions}
+ * and {@code /v1/route/check}) sent to a live node with the admin key: the status is one the document lists
  * for the route, the media type one it lists for that status, and a JSON body has every top-level
  * field that status's schema requires.
  */
 class OpenApiExamplesTest {
-    private static final Set<String> SAFE_POSTS = Set.of("/v1/jobs", "/v1/chat/completions", "/v1/route/check");
+    private static final Set<String> SAFE_POSTS =
+            Set.of("/v1/jobs", "/v1/videos", "/v1/chat/completions", "/v1/route/check");
     private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}]+)}");
 
     private static TestServer server;
@@ -47,21 +48,16 @@ class OpenApiExamplesTest {
     @BeforeAll
     static void start() {
         server = TestServer.start(Map.of("IDEM_WEBHOOKS_ALLOW_PRIVATE_URLS", "true"));
-        String job = server.post("/v1/jobs", TestServer.ADMIN_KEY, "{\"prompt\": \"a fixture\"}")
-                .body()
-                .get("id")
-                .asText();
-        await().atMost(Duration.ofSeconds(20))
-                .until(() -> server.get("/v1/jobs/" + job, TestServer.ADMIN_KEY)
-                        .body()
-                        .get("state")
-                        .asText()
-                        .equals("succeeded"));
+        String job = finished("/v1/jobs", "{\"prompt\": \"a fixture\"}", "state", "succeeded");
         String url = server.get("/v1/jobs/" + job, TestServer.ADMIN_KEY)
                 .body()
                 .at("/result/images/0/url")
                 .asText();
         FIXTURES.put("/v1/jobs/{id}", job);
+        // A completed video, so /v1/videos/{id}/content answers with its clip.
+        FIXTURES.put(
+                "/v1/videos/{id}",
+                finished("/v1/videos", "{\"prompt\": \"a fixture clip\", \"seconds\": \"4\"}", "status", "completed"));
         FIXTURES.put("/v1/assets/{id}", url.substring(url.indexOf("/v1/assets/") + 11, url.indexOf('?')));
         // Loopback, refused at once, for an event no example causes: no delivery leaves the machine.
         FIXTURES.put(
@@ -73,6 +69,21 @@ class OpenApiExamplesTest {
                         .body()
                         .get("id")
                         .asText());
+    }
+
+    /** The id of what {@code body} posted to {@code collection} makes, once its {@code field} reads {@code done}. */
+    private static String finished(String collection, String body, String field, String done) {
+        String id = server.post(collection, TestServer.ADMIN_KEY, body)
+                .body()
+                .get("id")
+                .asText();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> server.get(collection + "/" + id, TestServer.ADMIN_KEY)
+                        .body()
+                        .get(field)
+                        .asText()
+                        .equals(done));
+        return id;
     }
 
     @AfterAll
