@@ -88,7 +88,20 @@ final class GenerationRequestReader {
                     "invalid_reference",
                     "reference must be a string of at most " + GenerationRequest.MAX_REFERENCE + " characters");
         }
-        ObjectNode options = ((ObjectNode) root).deepCopy();
+        ObjectNode options = options((ObjectNode) root, auto);
+        return new Valid(new GenerationRequest(
+                model.asText(),
+                prompt.asText(),
+                size.isMissingNode() || auto ? "1024x1024" : size.asText(),
+                n.isMissingNode() ? 1 : n.asInt(),
+                reference.isTextual() ? reference.asText() : null,
+                0,
+                options));
+    }
+
+    /** What a body carries beyond its core fields, as the generation record echoes it. */
+    private static ObjectNode options(ObjectNode root, boolean auto) {
+        ObjectNode options = root.deepCopy();
         options.remove(CORE);
         if (auto) {
             options.put("size", "auto");
@@ -102,13 +115,6 @@ final class GenerationRequestReader {
         if (options.has("mask")) {
             options.put("mask", root.path("mask").path("mime_type").asText());
         }
-        return new Valid(new GenerationRequest(
-                model.asText(),
-                prompt.asText(),
-                size.isMissingNode() || auto ? "1024x1024" : size.asText(),
-                n.isMissingNode() ? 1 : n.asInt(),
-                reference.isTextual() ? reference.asText() : null,
-                0,
-                options));
+        return options;
     }
 }
