@@ -3,6 +3,7 @@ package io.idem.postgres;
 import io.idem.core.domain.Attempt;
 import io.idem.core.domain.AttemptStatus;
 import io.idem.core.domain.Billable;
+import io.idem.core.domain.ImageParams;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobResult;
@@ -36,8 +37,27 @@ final class JobRows {
             NULLIF(j.not_before, '-infinity'::timestamptz) AS not_before,
             COALESCE(j.deadline_at, j.created_at + make_interval(secs => j.deadline_seconds)) AS deadline_at,
             j.max_cost_usd, j.callback_url, j.video_seconds, j.video_resolution, j.video_aspect_ratio,
-            j.video_fps, j.video_seed, j.video_negative_prompt, j.video_start_image, j.video_end_image, j.video_audio
+            j.video_fps, j.video_seed, j.video_negative_prompt, j.video_start_image, j.video_end_image, j.video_audio,
+            j.image_options->>'quality' AS image_quality, j.image_options->>'style' AS image_style,
+            j.image_options->>'background' AS image_background, j.image_options->>'output_format' AS image_format,
+            (j.image_options->>'output_compression')::integer AS image_compression,
+            j.image_options->>'moderation' AS image_moderation, j.image_options->>'provider_options' AS image_provider,
+            ARRAY(SELECT (x->>'mask') || chr(31) || (x->>'mime_type') || chr(31) || (x->>'base64')
+                  FROM jsonb_array_elements(COALESCE(j.image_options->'inputs', '[]'::jsonb)) WITH ORDINALITY AS i(x, o)
+                  ORDER BY o) AS image_inputs
             """;
+
+    /**
+     * The {@code image_options} object from its seven parameters, nulls left out (NULL when all are):
+     * provider options stay the canonical text they were hashed as.
+     */
+    static final String IMAGE_OPTIONS = """
+            NULLIF(jsonb_strip_nulls(jsonb_build_object('quality', ?::text, 'style', ?::text,
+                'background', ?::text, 'output_format', ?::text, 'output_compression', ?::integer,
+                'moderation', ?::text, 'provider_options', ?::text,
+                'inputs', (SELECT jsonb_agg(jsonb_build_object('mask', m, 'mime_type', t, 'base64', b) ORDER BY o)
+                           FROM unnest(?::boolean[], ?::text[], ?::text[]) WITH ORDINALITY AS u(m, t, b, o)))),
+                '{}'::jsonb)""";
 
     static final String ATTEMPT_COLUMNS = """
             a.id, a.job_id, a.provider, a.model, a.round, a.status, a.error_class, a.error_code,
@@ -55,7 +75,8 @@ final class JobRows {
                         JobKind.fromWire(rs.getString("kind")),
                         rs.getString("size"),
                         rs.getInt("n"),
-                        video(rs)),
+                        video(rs),
+                        image(rs)),
                 new JobSpec.Route(rs.getString("lane"), strings(rs.getArray("candidates")), rs.getBoolean("pinned")),
                 rs.getInt("timeout_seconds"),
                 rs.getInt("deadline_seconds"),
@@ -148,6 +169,52 @@ final class JobRows {
                 Optional.ofNullable(rs.getString("video_start_image")),
                 Optional.ofNullable(rs.getString("video_end_image")),
                 rs.getBoolean("video_audio")));
+    }
+
+    /** An image job's own parameters from the row ({@link ImageParams#NONE} when it named none). */
+    static ImageParams image(ResultSet rs) throws SQLException {
+        int compression = rs.getInt("image_compression");
+        Optional<Integer> compressionOf = rs.wasNull() ? Optional.empty() : Optional.of(compression);
+        return new ImageParams(
+                Optional.ofNullable(rs.getString("image_quality")),
+                Optional.ofNullable(rs.getString("image_style")),
+                Optional.ofNullable(rs.getString("image_background")),
+                Optional.ofNullable(rs.getString("image_format")),
+                compressionOf,
+                Optional.ofNullable(rs.getString("image_moderation")),
+                Optional.ofNullable(rs.getString("image_provider")),
+                inputs(strings(rs.getArray("image_inputs"))));
+    }
+
+    private static List<io.idem.core.domain.InputImage> inputs(List<String> rows) {
+        return rows.stream()
+                .map(row -> row.split(PAIR, 3))
+                .map(f -> new io.idem.core.domain.InputImage(Boolean.parseBoolean(f[0]), f[1], f[2]))
+                .toList();
+    }
+
+    /** Binds the ten parameters of {@link #IMAGE_OPTIONS} from {@code from}; the next index. */
+    static int bindImage(java.sql.PreparedStatement ps, int from, ImageParams image) throws SQLException {
+        int i = from;
+        ps.setString(i++, image.quality().orElse(null));
+        ps.setString(i++, image.style().orElse(null));
+        ps.setString(i++, image.background().orElse(null));
+        ps.setString(i++, image.outputFormat().orElse(null));
+        ps.setObject(i++, image.outputCompression().orElse(null), java.sql.Types.INTEGER);
+        ps.setString(i++, image.moderation().orElse(null));
+        ps.setString(i++, image.providerOptions().orElse(null));
+        var inputs = image.inputs();
+        var c = ps.getConnection();
+        ps.setArray(
+                i++,
+                c.createArrayOf("boolean", inputs.stream().map(in -> in.mask()).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", inputs.stream().map(in -> in.mimeType()).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", inputs.stream().map(in -> in.base64()).toArray()));
+        return i;
     }
 
     /** Binds the nine video columns from {@code from} (all null for an image job); the next index. */

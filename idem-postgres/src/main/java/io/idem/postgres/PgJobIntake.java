@@ -32,10 +32,11 @@ public final class PgJobIntake implements JobIntake {
                               candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id,
                               deadline_seconds, deadline_at, max_cost_usd, callback_url,
                               video_seconds, video_resolution, video_aspect_ratio, video_fps, video_seed,
-                              video_negative_prompt, video_start_image, video_end_image, video_audio)
+                              video_negative_prompt, video_start_image, video_end_image, video_audio,
+                              image_options)
             SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?,
-                   ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-            """;
+                   ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+            """ + JobRows.IMAGE_OPTIONS + "\n";
 
     private static final String INSERT_EVENT = """
             INSERT INTO job_events (job_id, type, to_state, actor, detail, at)
@@ -164,7 +165,7 @@ public final class PgJobIntake implements JobIntake {
         ps.setTimestamp(i++, JobRows.timestamp(now.plusSeconds(spec.deadlineSeconds())));
         ps.setBigDecimal(i++, spec.maxCostUsd().orElse(null));
         ps.setString(i++, spec.callbackUrl().orElse(null));
-        return JobRows.bindVideo(ps, i, spec.video());
+        return JobRows.bindImage(ps, JobRows.bindVideo(ps, i, spec.video()), spec.image());
     }
 
     @Override

@@ -107,9 +107,17 @@ public record JobSpec(
      *
      * @param model the Idem model name, or {@code null} for each provider's default
      * @param video a video job's parameters (present exactly when {@code kind} is {@code video})
+     * @param image an image job's own parameters ({@link ImageParams#NONE} for a video job); its
+     *     {@code size} may then be {@code auto}
      */
     public record Generation(
-            String prompt, String model, JobKind kind, String size, int n, Optional<VideoParams> video) {
+            String prompt,
+            String model,
+            JobKind kind,
+            String size,
+            int n,
+            Optional<VideoParams> video,
+            ImageParams image) {
         public Generation {
             Objects.requireNonNull(prompt, "prompt");
             if (prompt.isBlank() || prompt.length() > MAX_PROMPT_CHARS) {
@@ -117,7 +125,8 @@ public record JobSpec(
             }
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(size, "size");
-            if (!SIZE.matcher(size).matches()) {
+            boolean autoImage = kind == JobKind.IMAGE && ImageParams.AUTO_SIZE.equals(size);
+            if (!autoImage && !SIZE.matcher(size).matches()) {
                 throw new IllegalArgumentException("size must look like 1024x1024, was '" + size + "'");
             }
             if (n < 1 || n > MAX_N) {
@@ -130,6 +139,15 @@ public record JobSpec(
             if (kind == JobKind.VIDEO && n != 1) {
                 throw new IllegalArgumentException("a video job makes one clip, n was " + n);
             }
+            Objects.requireNonNull(image, "image");
+            if (kind == JobKind.VIDEO && !image.isEmpty()) {
+                throw new IllegalArgumentException("image parameters go with kind image, kind was " + kind);
+            }
+        }
+
+        /** A generation without image parameters. */
+        public Generation(String prompt, String model, JobKind kind, String size, int n, Optional<VideoParams> video) {
+            this(prompt, model, kind, size, n, video, ImageParams.NONE);
         }
 
         /** A generation with the default video parameters when it makes a video. */
@@ -203,6 +221,11 @@ public record JobSpec(
     /** A video job's parameters; empty for an image job. */
     public Optional<VideoParams> video() {
         return generation.video();
+    }
+
+    /** An image job's own parameters ({@link ImageParams#NONE} when it names none). */
+    public ImageParams image() {
+        return generation.image();
     }
 
     public String lane() {

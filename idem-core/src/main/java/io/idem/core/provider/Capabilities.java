@@ -1,5 +1,6 @@
 package io.idem.core.provider;
 
+import io.idem.core.domain.ImageParams;
 import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import java.util.Map;
@@ -43,15 +44,26 @@ public record Capabilities(
      *
      * @param video the clips every model makes unless its own entry says otherwise
      * @param models Idem model name → that model's own kinds and clips
+     * @param imageParameters the image parameters ({@link ImageParams#ALL}) its vendor honours: a
+     *     request naming another is not routed here
      */
-    public record Media(VideoCapabilities video, Map<String, ModelCapabilities> models) {
+    public record Media(VideoCapabilities video, Map<String, ModelCapabilities> models, Set<String> imageParameters) {
         public static final Media ANY = new Media(VideoCapabilities.ANY, Map.of());
 
         public Media {
             Objects.requireNonNull(video, "video");
             models = Map.copyOf(models);
+            imageParameters = Set.copyOf(imageParameters);
+        }
+
+        /** Media honouring every image parameter. */
+        public Media(VideoCapabilities video, Map<String, ModelCapabilities> models) {
+            this(video, models, ImageParams.ALL);
         }
     }
+
+    /** The prefix of the reason a provider is skipped for an image parameter it does not honour. */
+    public static final String UNSUPPORTED_PARAMETER = "unsupported_parameter";
 
     /** Capabilities without video limits or per-model entries. */
     public Capabilities(
@@ -103,6 +115,14 @@ public record Capabilities(
                 return why;
             }
         }
+        for (String parameter : generation.image().named(generation.size())) {
+            if (!media.imageParameters().contains(parameter)) {
+                return UNSUPPORTED_PARAMETER + ":" + parameter;
+            }
+        }
+        if (ImageParams.AUTO_SIZE.equals(generation.size())) {
+            return whyNot(generation.n(), jurisdiction);
+        }
         return whyNot(generation.size(), generation.n(), jurisdiction);
     }
 
@@ -115,6 +135,10 @@ public record Capabilities(
                 || (maxHeight > 0 && Integer.parseInt(wh[1]) > maxHeight)) {
             return "size_too_large";
         }
+        return whyNot(n, jurisdiction);
+    }
+
+    private String whyNot(int n, String jurisdiction) {
         if (n > maxN) {
             return "n_too_large";
         }

@@ -1,5 +1,6 @@
 package io.idem.core.spi;
 
+import io.idem.core.domain.ImageParams;
 import io.idem.core.domain.JobKind;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.VideoParams;
@@ -73,12 +74,21 @@ public record GenerationCall(
      * What to make: the prompt, the kind of output, its size and how many.
      *
      * @param video a video call's parameters (duration, resolution, first frame …)
+     * @param image an image call's own parameters (quality, output format …); the adapter forwards
+     *     those its vendor honours (routing sends it no call naming one it does not)
      */
-    public record Request(String prompt, JobKind kind, String size, int n, Optional<VideoParams> video) {
+    public record Request(
+            String prompt, JobKind kind, String size, int n, Optional<VideoParams> video, ImageParams image) {
         public Request {
             Objects.requireNonNull(prompt, "prompt");
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(video, "video");
+            Objects.requireNonNull(image, "image");
+        }
+
+        /** A request without image parameters. */
+        public Request(String prompt, JobKind kind, String size, int n, Optional<VideoParams> video) {
+            this(prompt, kind, size, n, video, ImageParams.NONE);
         }
 
         /** A request without video parameters. */
@@ -89,7 +99,12 @@ public record GenerationCall(
         /** What {@code generation} asks a provider for. */
         public static Request of(JobSpec.Generation generation) {
             return new Request(
-                    generation.prompt(), generation.kind(), generation.size(), generation.n(), generation.video());
+                    generation.prompt(),
+                    generation.kind(),
+                    generation.size(),
+                    generation.n(),
+                    generation.video(),
+                    generation.image());
         }
 
         /** {@code n} images of {@code size}. */
@@ -117,5 +132,10 @@ public record GenerationCall(
     /** A video call's parameters; empty for images. */
     public Optional<VideoParams> video() {
         return request.video();
+    }
+
+    /** An image call's own parameters ({@link ImageParams#NONE} when the job names none). */
+    public ImageParams image() {
+        return request.image();
     }
 }

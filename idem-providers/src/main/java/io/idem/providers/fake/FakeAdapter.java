@@ -13,6 +13,7 @@ import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.spi.UsageAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.ImageOptions;
 import io.idem.providers.http.PollSchedule;
 import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
@@ -87,7 +88,8 @@ public final class FakeAdapter implements ProviderAdapter {
         }
         SendTracker tracker = SendTracker.track(requestBody(call));
         return calls.generating(call, tracker, () -> {
-            HttpRequest.Builder request = VendorCalls.billablePost(endpoints.generations(), call.timeout(), tracker);
+            HttpRequest.Builder request = VendorCalls.billablePost(
+                    call.image().edit() ? endpoints.edits() : endpoints.generations(), call.timeout(), tracker);
             call.simulate().ifPresent(mode -> request.header(GenerationIntake.SIMULATE_HEADER, mode));
             return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
@@ -161,6 +163,19 @@ public final class FakeAdapter implements ProviderAdapter {
                 .put("size", call.size() != null ? call.size() : "1024x1024")
                 .put("n", call.n())
                 .put("reference", call.reference());
+        // the fake vendor takes every image parameter under OpenAI's names, and echoes them
+        ImageOptions.underOpenAiNames(body, call.image());
+        var images = body.putArray("images");
+        call.image()
+                .images()
+                .forEach(i -> images.addObject().put("mime_type", i.mimeType()).put("b64_json", i.base64()));
+        call.image()
+                .mask()
+                .ifPresent(m ->
+                        body.putObject("mask").put("mime_type", m.mimeType()).put("b64_json", m.base64()));
+        if (images.isEmpty()) {
+            body.remove("images");
+        }
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -20,6 +20,10 @@ record FakeEndpoints(String base) {
         return URI.create(base + VendorRoutes.GENERATIONS);
     }
 
+    URI edits() {
+        return URI.create(base + VendorRoutes.EDITS);
+    }
+
     /** One generation, under the path of its kind (a video's id starts {@code video_}). */
     URI generation(String id) {
         return URI.create(base + collection(id) + "/" + segment(id));

@@ -24,7 +24,8 @@ public final class FakeVendor {
     public static final VendorDescriptor DESCRIPTOR = new VendorDescriptor(
             NAME,
             new VendorDefaults(IN_PROCESS, Optional.empty(), Optional.empty(), Optional.of(DEFAULT_MODEL), true),
-            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, true, true, true, true),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, true, true, true, true)
+                    .forwarding(io.idem.core.domain.ImageParams.ALL),
             PricingModel.PerImage.FREE,
             Set.of(),
             Optional.of((settings, client, environment, redactor, clock) ->

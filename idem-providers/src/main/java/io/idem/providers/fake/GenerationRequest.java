@@ -1,5 +1,6 @@
 package io.idem.providers.fake;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -9,8 +10,11 @@ import java.util.regex.Pattern;
  *
  * @param reference the caller's own id for the call (Idem's attempt id), or {@code null}
  * @param seconds a video's length; 0 for images
+ * @param options the rest of an image body (quality, output format, provider options …), echoed
+ *     so tests can see what arrived; {@code size: "auto"} is painted at 1024x1024 and shows here
  */
-record GenerationRequest(String model, String prompt, String size, int n, String reference, int seconds) {
+record GenerationRequest(
+        String model, String prompt, String size, int n, String reference, int seconds, ObjectNode options) {
 
     static final int MAX_N = 10;
     static final int MAX_PROMPT = 32_000;
@@ -30,6 +34,12 @@ record GenerationRequest(String model, String prompt, String size, int n, String
         if (seconds < 0 || seconds > MAX_SECONDS) {
             throw new IllegalArgumentException("seconds must be 0.." + MAX_SECONDS + ", was " + seconds);
         }
+        Objects.requireNonNull(options, "options");
+    }
+
+    /** A request with nothing beyond its core fields. */
+    GenerationRequest(String model, String prompt, String size, int n, String reference, int seconds) {
+        this(model, prompt, size, n, reference, seconds, VendorBodies.JSON.createObjectNode());
     }
 
     /** An image request. */

@@ -1,10 +1,14 @@
 package io.idem.providers.fake;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 
 /** Reads a generation request body, naming the first thing wrong with it the way a vendor would. */
 final class GenerationRequestReader {
+    /** The fields every generation body has; the rest are its options. */
+    private static final java.util.List<String> CORE = java.util.List.of("model", "prompt", "size", "n", "reference");
+
     private GenerationRequestReader() {}
 
     sealed interface Result {}
@@ -64,7 +68,8 @@ final class GenerationRequestReader {
             return new Invalid("prompt_too_long", "prompt exceeds " + GenerationRequest.MAX_PROMPT + " characters");
         }
         JsonNode size = root.path("size");
-        if (!size.isMissingNode() && !(size.isTextual() && GenerationRequest.validSize(size.asText()))) {
+        boolean auto = size.isTextual() && size.asText().equals("auto");
+        if (!size.isMissingNode() && !auto && !(size.isTextual() && GenerationRequest.validSize(size.asText()))) {
             return new Invalid("invalid_size", "size must be WIDTHxHEIGHT, each 1..9999");
         }
         JsonNode n = root.path("n");
@@ -83,11 +88,33 @@ final class GenerationRequestReader {
                     "invalid_reference",
                     "reference must be a string of at most " + GenerationRequest.MAX_REFERENCE + " characters");
         }
+        ObjectNode options = options((ObjectNode) root, auto);
         return new Valid(new GenerationRequest(
                 model.asText(),
                 prompt.asText(),
-                size.isMissingNode() ? "1024x1024" : size.asText(),
+                size.isMissingNode() || auto ? "1024x1024" : size.asText(),
                 n.isMissingNode() ? 1 : n.asInt(),
-                reference.isTextual() ? reference.asText() : null));
+                reference.isTextual() ? reference.asText() : null,
+                0,
+                options));
+    }
+
+    /** What a body carries beyond its core fields, as the generation record echoes it. */
+    private static ObjectNode options(ObjectNode root, boolean auto) {
+        ObjectNode options = root.deepCopy();
+        options.remove(CORE);
+        if (auto) {
+            options.put("size", "auto");
+        }
+        // an edit's uploads show as what arrived of them, not their bytes
+        if (options.has("images")) {
+            var types = options.putArray("image_types");
+            root.path("images").forEach(i -> types.add(i.path("mime_type").asText()));
+            options.remove("images");
+        }
+        if (options.has("mask")) {
+            options.put("mask", root.path("mask").path("mime_type").asText());
+        }
+        return options;
     }
 }

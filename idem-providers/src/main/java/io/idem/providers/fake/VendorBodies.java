@@ -2,7 +2,9 @@ package io.idem.providers.fake;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Base64;
 import java.util.List;
@@ -29,7 +31,8 @@ final class VendorBodies {
     /**
      * A generation as the vendor shows it; {@code images} only when an image generation succeeded. A
      * video also shows its {@code kind}, {@code seconds} and {@code size}; its file is at {@code
-     * /v1/videos/{id}/content} once it succeeded.
+     * /v1/videos/{id}/content} once it succeeded. An image shows the image parameters that arrived
+     * ({@code image_options}: everything of the body beyond model, prompt, size, n and reference).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     record GenerationView(
@@ -40,9 +43,8 @@ final class VendorBodies {
             String model,
             @JsonProperty("cost_usd") String costUsd,
             List<Image> images,
-            String kind,
-            Integer seconds,
-            String size) {
+            @JsonUnwrapped Clip clip,
+            @JsonProperty("image_options") JsonNode imageOptions) {
 
         static GenerationView of(Generation generation) {
             boolean succeeded = generation.status() == GenerationStatus.SUCCEEDED;
@@ -56,9 +58,15 @@ final class VendorBodies {
                     // What the caller owes for it: nothing unless it is on the invoice.
                     generation.billed() ? generation.costUsd().toPlainString() : "0",
                     succeeded && !video ? images(generation.request()) : null,
-                    video ? "video" : null,
-                    video ? generation.request().seconds() : null,
-                    video ? generation.request().size() : null);
+                    video
+                            ? new Clip(
+                                    "video",
+                                    generation.request().seconds(),
+                                    generation.request().size())
+                            : new Clip(null, null, null),
+                    video || generation.request().options().isEmpty()
+                            ? null
+                            : generation.request().options());
         }
 
         private static List<Image> images(GenerationRequest request) {
@@ -70,6 +78,10 @@ final class VendorBodies {
                     .toList();
         }
     }
+
+    /** A video's {@code kind}, {@code seconds} and {@code size} (all null for an image). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record Clip(String kind, Integer seconds, String size) {}
 
     /** The {@code malformed} answer: claims success, carries no image. */
     record EmptySuccess(String id, String status, List<Image> images) {

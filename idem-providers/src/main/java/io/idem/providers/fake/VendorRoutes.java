@@ -11,6 +11,9 @@ import java.util.Optional;
 /** Maps a request to the fake vendor's endpoint for it. Thread-safe: all state is in the book. */
 final class VendorRoutes {
     static final String GENERATIONS = "/v1/images/generations";
+    /** Edits: a generation body with {@code images} (and a {@code mask}), each {@code {mime_type, b64_json}}. */
+    static final String EDITS = "/v1/images/edits";
+
     static final String USAGE = "/v1/usage";
     static final String VIDEOS = "/v1/videos";
 
@@ -50,6 +53,9 @@ final class VendorRoutes {
                 case "GET" -> byReference(head);
                 default -> methodNotAllowed("GET, POST");
             };
+        }
+        if (path.equals(EDITS)) {
+            return "POST".equals(method) ? intake.accept(head, body) : methodNotAllowed("POST");
         }
         if (path.equals(VIDEOS)) {
             return switch (method) {

@@ -17,7 +17,8 @@ public final class FalVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(FalEndpoints.DEFAULT_BASE, KEY_VARIABLE, Optional.of(DEFAULT_MODEL)),
-            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, false, false, true, false)
+                    .forwarding(FalInput.PARAMETERS),
             PricingModel.PerImage.FREE,
             FalAdapter::new);
 

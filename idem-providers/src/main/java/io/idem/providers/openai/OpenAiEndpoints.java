@@ -14,6 +14,11 @@ record OpenAiEndpoints(String base) {
         return URI.create(base + "/images/generations");
     }
 
+    /** Where an edit goes (multipart: the images, the mask, the fields). */
+    URI edits() {
+        return URI.create(base + "/images/edits");
+    }
+
     /** A cheap, non-billable authenticated GET, used as the health probe. */
     URI models() {
         return URI.create(base + "/models");

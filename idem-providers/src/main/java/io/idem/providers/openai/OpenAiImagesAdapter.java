@@ -12,7 +12,9 @@ import io.idem.core.spi.ProviderAdapter;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.core.text.Redactor;
 import io.idem.providers.http.Credential;
+import io.idem.providers.http.ImageOptions;
 import io.idem.providers.http.MediaDownloader;
+import io.idem.providers.http.MultipartBody;
 import io.idem.providers.http.RetryAfter;
 import io.idem.providers.http.SendTracker;
 import io.idem.providers.http.VendorCalls;
@@ -100,9 +102,15 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
         if (unsupported.isPresent()) {
             return unsupported.get();
         }
-        SendTracker tracker = SendTracker.track(requestBody(call));
+        boolean edit = call.image().edit();
+        MultipartBody form = edit ? editBody(call) : null;
+        SendTracker tracker = SendTracker.track(edit ? form.bytes() : requestBody(call));
         return calls.generating(call, tracker, () -> {
-            HttpRequest.Builder request = VendorCalls.billablePost(endpoints.generations(), call.timeout(), tracker);
+            HttpRequest.Builder request = VendorCalls.billablePost(
+                    edit ? endpoints.edits() : endpoints.generations(), call.timeout(), tracker);
+            if (edit) {
+                request.setHeader("Content-Type", form.contentType());
+            }
             Instant sent = clock.instant();
             return switch (calls.send(request, credential, tracker)) {
                 case VendorExchange.Failed failed -> failed.outcome();
@@ -183,6 +191,27 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
         }
     }
 
+    /**
+     * An edit as OpenAI's {@code /v1/images/edits} takes it: the fields a generation sends (as text
+     * parts), then each image ({@code image}, or {@code image[]} for several) and the mask.
+     */
+    private MultipartBody editBody(GenerationCall call) {
+        MultipartBody form = new MultipartBody();
+        VendorJson.parse(requestBody(call))
+                .orElseThrow()
+                .fields()
+                .forEachRemaining(f -> form.field(
+                        f.getKey(),
+                        f.getValue().isTextual()
+                                ? f.getValue().textValue()
+                                : f.getValue().toString()));
+        var images = call.image().images();
+        String name = images.size() == 1 ? "image" : "image[]";
+        images.forEach(i -> form.file(name, i.fileName(), i.mimeType(), i.bytes()));
+        call.image().mask().ifPresent(m -> form.file("mask", m.fileName(), m.mimeType(), m.bytes()));
+        return form;
+    }
+
     private byte[] requestBody(GenerationCall call) {
         ObjectNode body = VendorJson.MAPPER
                 .createObjectNode()
@@ -192,6 +221,8 @@ public final class OpenAiImagesAdapter implements ProviderAdapter {
         if (call.size() != null) {
             body.put("size", call.size());
         }
+        // OpenAI's own names: every image parameter goes as the client named it
+        ImageOptions.underOpenAiNames(body, call.image());
         return body.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -26,7 +26,8 @@ public final class OpenAiImagesVendor {
                     Optional.of(KEY_VARIABLE),
                     Optional.of(DEFAULT_MODEL),
                     false),
-            new VendorCapabilities(Set.of(JobKind.IMAGE), false, false, false, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE), false, false, false, false, false, true, false)
+                    .forwarding(io.idem.core.domain.ImageParams.ALL),
             PricingModel.PerImage.FREE,
             OpenAiImagesAdapter::new);
 

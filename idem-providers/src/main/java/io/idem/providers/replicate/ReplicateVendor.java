@@ -17,7 +17,8 @@ public final class ReplicateVendor {
     public static final VendorDescriptor DESCRIPTOR = VendorDescriptor.jobs(
             NAME,
             VendorDefaults.remote(ReplicateEndpoints.DEFAULT_BASE, KEY_VARIABLE, Optional.of(DEFAULT_MODEL)),
-            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, false, false, true, false),
+            new VendorCapabilities(Set.of(JobKind.IMAGE, JobKind.VIDEO), true, true, true, false, false, true, false)
+                    .forwarding(ReplicateInput.PARAMETERS),
             PricingModel.PerImage.FREE,
             ReplicateAdapter::new);
 

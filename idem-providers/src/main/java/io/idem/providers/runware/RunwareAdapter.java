@@ -118,7 +118,8 @@ public final class RunwareAdapter implements ProviderAdapter {
                 call,
                 credential,
                 task.get(),
-                RunwareTasks.imageInference(task.get(), model, call.prompt(), size.get(), call.n(), call.callback()));
+                RunwareTasks.imageInference(
+                        task.get(), model, call.prompt(), size.get(), call.n(), call.callback(), call.image()));
     }
 
     /** Sends the one task (never retried) and follows it under our UUID. */

@@ -22,7 +22,8 @@ public final class RunwareVendor {
             NAME,
             VendorDefaults.remote(RunwareAdapter.DEFAULT_BASE_URL, KEY_VARIABLE, Optional.empty()),
             new VendorCapabilities(
-                    Set.of(JobKind.IMAGE, JobKind.VIDEO), true, false, true, false, false, true, true, CLIPS),
+                            Set.of(JobKind.IMAGE, JobKind.VIDEO), true, false, true, false, false, true, true, CLIPS)
+                    .forwarding(RunwareTasks.PARAMETERS),
             PricingModel.PerImage.FREE,
             RunwareAdapter::new);
 

@@ -20,6 +20,8 @@ import java.util.Set;
  * @param statesCost its answer states what the call cost, which wins over the configured price
  * @param video the clips its API can make, what a provider gets when its configuration declares no
  *     {@code capabilities.video} (so routing skips it for a clip it cannot make)
+ * @param imageParameters the image parameters ({@code ImageParams.ALL}) its job adapter forwards;
+ *     a job naming another is never routed to its providers
  */
 public record VendorCapabilities(
         Set<JobKind> kinds,
@@ -30,14 +32,30 @@ public record VendorCapabilities(
         boolean simulate,
         boolean callsOut,
         boolean statesCost,
-        VideoCapabilities video) {
+        VideoCapabilities video,
+        Set<String> imageParameters) {
 
     public VendorCapabilities {
         kinds = Set.copyOf(kinds);
         java.util.Objects.requireNonNull(video, "video");
+        imageParameters = Set.copyOf(imageParameters);
     }
 
-    /** A vendor whose clips are not narrowed (or that makes none). */
+    /** A vendor whose clips are those of {@code video}, forwarding no image parameter. */
+    public VendorCapabilities(
+            Set<JobKind> kinds,
+            boolean poll,
+            boolean cancel,
+            boolean lookup,
+            boolean streaming,
+            boolean simulate,
+            boolean callsOut,
+            boolean statesCost,
+            VideoCapabilities video) {
+        this(kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, video, Set.of());
+    }
+
+    /** A vendor whose clips are not narrowed (or that makes none), forwarding no image parameter. */
     public VendorCapabilities(
             Set<JobKind> kinds,
             boolean poll,
@@ -48,6 +66,12 @@ public record VendorCapabilities(
             boolean callsOut,
             boolean statesCost) {
         this(kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, VideoCapabilities.ANY);
+    }
+
+    /** The same vendor, forwarding {@code parameters}. */
+    public VendorCapabilities forwarding(Set<String> parameters) {
+        return new VendorCapabilities(
+                kinds, poll, cancel, lookup, streaming, simulate, callsOut, statesCost, video, parameters);
     }
 
     /** A chat-only vendor reached over the network that streams. */

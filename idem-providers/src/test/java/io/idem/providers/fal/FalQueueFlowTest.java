@@ -90,6 +90,22 @@ class FalQueueFlowTest {
     }
 
     @Test
+    void theOutputFormatAndTheProviderOptionsGoIntoTheInput() {
+        acceptSubmit();
+        statusGoes(status("COMPLETED", info()));
+        wm.stubFor(resultOf().willReturn(json(200, output(info()))));
+        wm.stubFor(media().willReturn(png()));
+
+        adapter(wm.baseUrl())
+                .generate(io.idem.providers.http.CallBuilder.withImage(
+                        aCall(), io.idem.providers.http.CallBuilder.JPEG_AT_10));
+
+        wm.verify(postRequestedFor(urlPathEqualTo("/" + ENDPOINT))
+                .withRequestBody(matching(".*\"output_format\":\"jpeg\".*"))
+                .withRequestBody(matching(".*\"seed\":3.*")));
+    }
+
+    @Test
     void theInputCarriesPromptSizeAndCount() {
         acceptSubmit();
         statusGoes(status("COMPLETED", info()));

@@ -65,6 +65,62 @@ class OpenAiImagesSuccessTest {
     }
 
     @Test
+    void everyImageParameterGoesUnderOpenAisOwnNamesAndProviderOptionsNeverOverrideIdems() {
+        answer(200, "{\"data\": [{\"b64_json\": \"" + PNG_BASE64 + "\"}]}");
+
+        fixture.adapter()
+                .generate(aCall().size("auto")
+                        .image(io.idem.providers.http.CallBuilder.EVERY_IMAGE_PARAMETER)
+                        .build());
+
+        fixture.vendor.verify(
+                postRequestedFor(urlEqualTo("/v1/images/generations")).withRequestBody(equalToJson("""
+                        {"model": "gpt-image-1", "prompt": "A lighthouse over a cloud ocean", "n": 1, "size": "auto",
+                         "quality": "high", "style": "vivid", "background": "transparent", "output_format": "webp",
+                         "output_compression": 70, "moderation": "low", "seed": 3}
+                        """)));
+    }
+
+    @Test
+    void anEditGoesToOpenAisEditsAsMultipartWithItsImagesAndMask() {
+        fixture.vendor.stubFor(com.github.tomakehurst.wiremock.client.WireMock.post(urlEqualTo("/v1/images/edits"))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.okJson(
+                        "{\"data\": [{\"b64_json\": \"" + PNG_BASE64 + "\"}]}")));
+        byte[] png = java.util.Base64.getDecoder().decode(PNG_BASE64);
+        var image = io.idem.core.domain.InputImage.of(false, png).orElseThrow();
+        var mask = io.idem.core.domain.InputImage.of(true, png).orElseThrow();
+        var quality = new io.idem.core.domain.ImageParams(
+                java.util.Optional.of("low"),
+                java.util.Optional.empty(),
+                java.util.Optional.empty(),
+                java.util.Optional.empty(),
+                java.util.Optional.empty(),
+                java.util.Optional.empty(),
+                java.util.Optional.empty());
+
+        Outcome outcome = fixture.adapter()
+                .generate(aCall().image(quality.editing(java.util.List.of(image, mask)))
+                        .build());
+
+        assertThat(outcome).isInstanceOf(Outcome.Confirmed.class);
+        fixture.vendor.verify(postRequestedFor(urlEqualTo("/v1/images/edits"))
+                .withHeader(
+                        "Content-Type",
+                        com.github.tomakehurst.wiremock.client.WireMock.containing("multipart/form-data"))
+                .withAnyRequestBodyPart(com.github.tomakehurst.wiremock.client.WireMock.aMultipart()
+                        .withName("prompt")
+                        .withBody(equalTo("A lighthouse over a cloud ocean")))
+                .withAnyRequestBodyPart(com.github.tomakehurst.wiremock.client.WireMock.aMultipart()
+                        .withName("quality")
+                        .withBody(equalTo("low")))
+                .withAnyRequestBodyPart(com.github.tomakehurst.wiremock.client.WireMock.aMultipart()
+                        .withName("image")
+                        .withHeader("Content-Type", equalTo("image/png")))
+                .withAnyRequestBodyPart(com.github.tomakehurst.wiremock.client.WireMock.aMultipart()
+                        .withName("mask")));
+    }
+
+    @Test
     void aCallWithoutAModelUsesTheProvidersDefaultModel() {
         answer(200, "{\"data\": [{\"b64_json\": \"" + PNG_BASE64 + "\"}]}");
 

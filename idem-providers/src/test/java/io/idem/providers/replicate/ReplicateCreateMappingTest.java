@@ -14,6 +14,7 @@ import static io.idem.providers.replicate.ReplicateStubs.prediction;
 import static io.idem.providers.replicate.ReplicateStubs.problem;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.idem.core.domain.Billable;
 import io.idem.core.outcome.Outcome;
@@ -134,6 +135,23 @@ class ReplicateCreateMappingTest {
         wm.verify(postRequestedFor(urlPathEqualTo("/v1/predictions"))
                 .withRequestBody(matchingJsonPath(
                         "$.version", com.github.tomakehurst.wiremock.client.WireMock.equalTo(VERSION))));
+    }
+
+    @Test
+    void theOutputFormatAndQualityGoUnderReplicatesNamesWithTheProviderOptions() {
+        wm.stubFor(post(urlPathEqualTo("/v1/predictions"))
+                .willReturn(json(
+                        201, prediction(wm.baseUrl(), "aborted").unstarted().json())));
+
+        adapter(wm.baseUrl())
+                .generate(io.idem.providers.http.CallBuilder.withImage(
+                        aCall("acme/sdxl:" + VERSION, Duration.ofSeconds(5), AttemptListener.NONE, Optional.empty()),
+                        io.idem.providers.http.CallBuilder.JPEG_AT_10));
+
+        wm.verify(postRequestedFor(urlPathEqualTo("/v1/predictions"))
+                .withRequestBody(matchingJsonPath("$.input.output_format", WireMock.equalTo("jpg")))
+                .withRequestBody(matchingJsonPath("$.input.output_quality", WireMock.equalTo("10")))
+                .withRequestBody(matchingJsonPath("$.input.seed", WireMock.equalTo("3"))));
     }
 
     @Test

@@ -93,6 +93,22 @@ class RunwareGenerateTest {
     }
 
     @Test
+    void theOutputFormatAndCompressionGoUnderRunwaresNamesWithTheProviderOptions() {
+        GenerationCall call =
+                aCall().image(io.idem.providers.http.CallBuilder.JPEG_AT_10).build();
+        String task = call.reference();
+        fixture.onSubmit(task, json(200, accepted(task)));
+        fixture.onLookup(task, json(200, succeeded(task, 1)));
+
+        fixture.adapter().generate(call);
+
+        fixture.vendor.verify(postRequestedFor(urlEqualTo("/v1"))
+                .withRequestBody(matchingJsonPath("$[0].outputFormat", equalTo("JPG")))
+                .withRequestBody(matchingJsonPath("$[0].outputQuality", equalTo("20")))
+                .withRequestBody(matchingJsonPath("$[0].seed", equalTo("3"))));
+    }
+
+    @Test
     void withoutAStatedCostTheConfiguredPriceIsUsedPerImage() {
         GenerationCall call = aCall().images(2).build();
         String task = call.reference();

@@ -43,7 +43,7 @@ final class CapabilitiesReader {
                     poll,
                     cancel,
                     vendor.simulate(),
-                    new Capabilities.Media(vendor.video(), Map.of()));
+                    new Capabilities.Media(vendor.video(), Map.of(), vendor.imageParameters()));
         }
         String here = where + ".capabilities";
         known(node, here, FIELDS);
@@ -62,7 +62,8 @@ final class CapabilitiesReader {
                     new Capabilities.Media(
                             video(node.get("video"), here + ".video", vendor.video())
                                     .orElse(vendor.video()),
-                            models(node.get("models"), here + ".models", vendor.video())));
+                            models(node.get("models"), here + ".models", vendor.video()),
+                            vendor.imageParameters()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(here + ": " + e.getMessage(), e);
         }

@@ -34,20 +34,14 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * OpenAI-compatible {@code POST /v1/images/generations}: the request and answer shapes of OpenAI's
- * Images API over an Idem job. Waits up to {@code OPENAI_WAIT_SECONDS} for the job to end; past
+ * OpenAI-compatible {@code POST /v1/images/generations} and {@code POST /v1/images/edits}: the
+ * request and answer shapes of OpenAI's Images API over an Idem job (an edit's uploads: {@link
+ * ImageEdits}). Waits up to {@code OPENAI_WAIT_SECONDS} for the job to end; past
  * that answers {@code 202} with the job id instead of holding the client or guessing.
  */
 public final class OpenAiImagesApi implements Feature {
-    private static final Set<String> OPENAI_FIELDS = Set.of(
-            "response_format",
-            "quality",
-            "style",
-            "user",
-            "background",
-            "output_format",
-            "output_compression",
-            "moderation");
+    /** OpenAI's fields Idem takes and does not forward (the image parameters are job fields). */
+    private static final Set<String> OPENAI_FIELDS = Set.of("response_format", "user");
 
     private final Auth auth;
     private final JobRequests requests;
@@ -73,17 +67,33 @@ public final class OpenAiImagesApi implements Feature {
     @Override
     public void install(JavalinConfig config) {
         config.routes.post("/v1/images/generations", this::generate);
+        config.routes.post("/v1/images/edits", this::edit);
     }
 
     private void generate(Context ctx) {
         Caller caller = auth.require(ctx);
         IdempotencyKey.from(ctx); // a malformed key is refused before the body is read
         JsonNode body = Json.readObject(ctx, maxBytes);
+        answer(ctx, caller, body, List.of());
+    }
+
+    /** An edit: the same job, answer and wait as a generation, starting from the uploaded images. */
+    private void edit(Context ctx) {
+        Caller caller = auth.require(ctx);
+        IdempotencyKey.from(ctx);
+        ImageEdits.Edit edit = ImageEdits.read(ctx, maxBytes);
+        if (edit.body().has("kind")) {
+            throw ApiError.badRequest("invalid_kind", "an edit makes images; it takes no kind");
+        }
+        answer(ctx, caller, edit.body(), edit.inputs());
+    }
+
+    private void answer(Context ctx, Caller caller, JsonNode body, List<io.idem.core.domain.InputImage> inputs) {
         String format = Json.text(body, "response_format", "url");
         if (!format.equals("url") && !format.equals("b64_json")) {
             throw ApiError.badRequest("invalid_response_format", "response_format must be url or b64_json");
         }
-        JobSpec spec = requests.parse(body, OPENAI_FIELDS, JobsApi.asker(caller));
+        JobSpec spec = requests.parse(body, OPENAI_FIELDS, JobsApi.asker(caller), inputs);
         JobIntake.Accepted accepted = submissions.submit(ctx, caller, spec);
         if (accepted instanceof JobIntake.Accepted.KeyReused) {
             throw new ApiError(409, "idempotency_key_reused", "this Idempotency-Key was used with a different request");

@@ -26,6 +26,9 @@ public final class JobJson {
         out.put("size", job.spec().size());
         out.put("n", job.spec().n());
         job.spec().video().ifPresent(video -> out.put("video", video(video)));
+        if (!job.spec().image().isEmpty()) {
+            out.put("image", image(job.spec().image()));
+        }
         out.put("candidates", job.spec().candidates());
         out.put("created_at", job.createdAt().toString());
         out.put("updated_at", job.updatedAt().toString());
@@ -74,6 +77,34 @@ public final class JobJson {
                         Map.of("url", baseUrl + links.path(a.id()), "mime_type", a.mimeType(), "bytes", a.bytes())));
         result.put("images", images);
         return result;
+    }
+
+    /** An image job's own parameters as the request named them ({@code provider_options} as the object it was). */
+    static Map<String, Object> image(io.idem.core.domain.ImageParams image) {
+        Map<String, Object> out = new LinkedHashMap<>(image.values());
+        image.providerOptions().ifPresent(json -> {
+            try {
+                out.put(
+                        io.idem.core.domain.ImageParams.PROVIDER_OPTIONS,
+                        io.idem.server.http.Json.MAPPER.readTree(json));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("provider_options were validated at intake", e);
+            }
+        });
+        if (!image.inputs().isEmpty()) {
+            out.put(
+                    "inputs",
+                    image.inputs().stream()
+                            .map(i -> Map.of(
+                                    "role",
+                                    i.mask() ? "mask" : "image",
+                                    "mime_type",
+                                    i.mimeType(),
+                                    "bytes",
+                                    i.bytes().length))
+                            .toList());
+        }
+        return out;
     }
 
     /** A video job's parameters, under the request's own field names. */

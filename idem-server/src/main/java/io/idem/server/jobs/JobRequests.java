@@ -49,6 +49,7 @@ public final class JobRequests {
     private static Set<String> fields(String... core) {
         Set<String> all = new java.util.HashSet<>(List.of(core));
         all.addAll(VideoRequests.FIELDS);
+        all.addAll(ImageRequests.FIELDS);
         return Set.copyOf(all);
     }
 
@@ -114,7 +115,13 @@ public final class JobRequests {
 
     /** The fields a request may carry besides the core ones (the OpenAI route adds its own). */
     public JobSpec parse(JsonNode body, Set<String> extraFields, Asker asker) {
-        Draft draft = draft(body, extraFields, asker);
+        return parse(body, extraFields, asker, List.of());
+    }
+
+    /** An edit: the request starts from {@code inputs} (its images and mask, already read and bounded). */
+    public JobSpec parse(
+            JsonNode body, Set<String> extraFields, Asker asker, List<io.idem.core.domain.InputImage> inputs) {
+        Draft draft = draft(body, extraFields, asker, inputs);
         java.util.List<String> eligible = new java.util.ArrayList<>();
         Map<String, String> skipped = new LinkedHashMap<>();
         for (var check : draft.checks()) {
@@ -123,6 +130,11 @@ public final class JobRequests {
             } else {
                 skipped.put(check.provider(), String.join(",", check.reasons()));
             }
+        }
+        boolean refused = eligible.isEmpty()
+                || (draft.plan().pinned() && !eligible.containsAll(draft.plan().candidates()));
+        if (refused) {
+            refuseUnsupported(skipped);
         }
         if (draft.plan().pinned() && !eligible.containsAll(draft.plan().candidates())) {
             throw new ApiError(
@@ -141,13 +153,43 @@ public final class JobRequests {
         return draft.spec().narrowedTo(eligible, skipped);
     }
 
+    /**
+     * When every provider left out was left out for an image parameter it does not honour, a 400
+     * {@code unsupported_parameter} naming the parameter and the provider (each, when several).
+     */
+    private static void refuseUnsupported(Map<String, String> skipped) {
+        String prefix = io.idem.core.provider.Capabilities.UNSUPPORTED_PARAMETER + ":";
+        Map<String, String> unsupported = new LinkedHashMap<>();
+        skipped.forEach((provider, reasons) -> java.util.Arrays.stream(reasons.split(","))
+                .filter(reason -> reason.startsWith(prefix))
+                .findFirst()
+                .ifPresent(reason -> unsupported.put(provider, reason.substring(prefix.length()))));
+        if (unsupported.isEmpty() || unsupported.size() != skipped.size()) {
+            return;
+        }
+        var first = unsupported.entrySet().iterator().next();
+        List<String> named = unsupported.entrySet().stream()
+                .map(e -> "provider '" + e.getKey() + "' does not support parameter '" + e.getValue() + "'")
+                .toList();
+        throw new ApiError(
+                400,
+                io.idem.core.provider.Capabilities.UNSUPPORTED_PARAMETER,
+                String.join("; ", named),
+                Map.of("parameter", first.getValue(), "provider", first.getKey(), "skipped", skipped));
+    }
+
     /** A validated request before eligibility filtering: the plan and each candidate's check. */
     public record Draft(
             JobSpec spec, CandidatePlan.Planned plan, java.util.List<io.idem.core.routing.CandidateCheck> checks) {}
 
     /** Validates and plans a request; {@code checks} covers every planned candidate in order. */
     public Draft draft(JsonNode body, Set<String> extraFields, Asker asker) {
-        JobSpec spec = validate(body, extraFields);
+        return draft(body, extraFields, asker, List.of());
+    }
+
+    private Draft draft(
+            JsonNode body, Set<String> extraFields, Asker asker, List<io.idem.core.domain.InputImage> inputs) {
+        JobSpec spec = validate(body, extraFields, inputs);
         if (routing.adultLanes().contains(spec.lane())) {
             if (!asker.adultApproved()) {
                 throw new ApiError(
@@ -166,7 +208,7 @@ public final class JobRequests {
         return new Draft(spec, plan, checks);
     }
 
-    private JobSpec validate(JsonNode body, Set<String> extraFields) {
+    private JobSpec validate(JsonNode body, Set<String> extraFields, List<io.idem.core.domain.InputImage> inputs) {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!FIELDS.contains(field) && !extraFields.contains(field)) {
@@ -185,10 +227,12 @@ public final class JobRequests {
                 .orElseThrow(() -> ApiError.badRequest(
                         "invalid_kind", "kind must be one of " + KINDS + ", was '" + kindName + "'"));
         var video = VideoRequests.read(body, kind);
+        var image = ImageRequests.read(body, kind).editing(inputs);
         String size =
                 video.map(io.idem.core.domain.VideoParams::size).orElseGet(() -> Json.text(body, "size", "1024x1024"));
-        if (!size.matches("[1-9][0-9]{1,4}x[1-9][0-9]{1,4}")) {
-            throw ApiError.badRequest("invalid_size", "size must look like 1024x1024, was '" + size + "'");
+        boolean auto = video.isEmpty() && size.equals(io.idem.core.domain.ImageParams.AUTO_SIZE);
+        if (!auto && !size.matches("[1-9][0-9]{1,4}x[1-9][0-9]{1,4}")) {
+            throw ApiError.badRequest("invalid_size", "size must look like 1024x1024 (or be auto), was '" + size + "'");
         }
         int n = integer(body, "n", 1, 1, video.isPresent() ? 1 : JobSpec.MAX_N);
         int timeout = integer(body, "timeout", DEFAULT_TIMEOUT, 1, (int)
@@ -205,7 +249,7 @@ public final class JobRequests {
         String metadataJson =
                 canonical(metadata == null || metadata.isNull() ? Json.MAPPER.createObjectNode() : metadata);
         return new JobSpec(
-                new JobSpec.Generation(prompt, Json.text(body, "model", null), kind, size, n, video),
+                new JobSpec.Generation(prompt, Json.text(body, "model", null), kind, size, n, video, image),
                 new JobSpec.Route(planned.lane(), planned.candidates(), planned.pinned()),
                 timeout,
                 deadline,
@@ -314,6 +358,8 @@ public final class JobRequests {
         spec.callbackUrl().ifPresent(url -> canonical.put(CALLBACK_URL, url));
         // Only for video jobs, so an image job's hash is what it always was.
         canonical.putAll(VideoRequests.canonical(spec));
+        // Only what an image job names, so a request naming none hashes as it always did.
+        canonical.putAll(ImageRequests.canonical(spec));
         try {
             return MessageDigest.getInstance("SHA-256").digest(Json.CANONICAL.writeValueAsBytes(canonical));
         } catch (NoSuchAlgorithmException | JsonProcessingException e) {

@@ -232,4 +232,46 @@ class VendorConfigTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("providers.a.answers_file is only for adapter 'static'");
     }
+
+    @Test
+    void eachProviderHonoursTheImageParametersItsVendorForwardsAndAJobNamingAnotherIsRefusedNamingIt() {
+        IdemConfig config = load("""
+                {"providers": {"img": {"adapter": "openai_images"},
+                               "fal": {"adapter": "fal"},
+                               "rep": {"adapter": "replicate", "capabilities": {"max_n": 4}},
+                               "run": {"adapter": "runware", "model": "runware:100@1"}},
+                 "lanes": {"standard": ["img", "fal", "rep", "run"], "cheap": ["fal", "rep", "run"]}}""", Map.of());
+        var providers = config.routing().providers();
+
+        assertThat(providers.get("img").capabilities().media().imageParameters())
+                .isEqualTo(io.idem.core.domain.ImageParams.ALL);
+        assertThat(providers.get("fal").capabilities().media().imageParameters())
+                .containsExactlyInAnyOrder("output_format", "provider_options");
+        assertThat(providers.get("rep").capabilities().media().imageParameters())
+                .containsExactlyInAnyOrder("output_format", "output_compression", "provider_options");
+        assertThat(providers.get("run").capabilities().media().imageParameters())
+                .containsExactlyInAnyOrder("output_format", "output_compression", "provider_options");
+
+        var requests = new io.idem.server.jobs.JobRequests(config.routing(), name -> "key");
+        var spec = requests.parse(
+                io.idem.server.http.Json.MAPPER
+                        .createObjectNode()
+                        .put("prompt", "a fox")
+                        .put("quality", "hd"),
+                java.util.Set.of());
+        assertThat(spec.candidates()).containsExactly("img");
+        assertThatThrownBy(() -> requests.parse(
+                        io.idem.server.http.Json.MAPPER
+                                .createObjectNode()
+                                .put("prompt", "a fox")
+                                .put("lane", "cheap")
+                                .put("style", "vivid"),
+                        java.util.Set.of()))
+                .isInstanceOfSatisfying(io.idem.server.http.ApiError.class, e -> {
+                    assertThat(e.code()).isEqualTo("unsupported_parameter");
+                    assertThat(e.getMessage())
+                            .contains("provider 'fal' does not support parameter 'style'")
+                            .contains("'rep'", "'run'");
+                });
+    }
 }
