@@ -5,7 +5,9 @@ import java.util.Objects;
 
 /**
  * How often to ask an asynchronous vendor for a call's status: {@code first}, then doubling up to
- * {@code ceiling}. Immutable.
+ * {@code ceiling}, each pause drawn at random from its last fifth downwards (80 to 100 % of it), so
+ * that the polls of many jobs started together spread out instead of reaching the vendor's rate
+ * limit in step. Immutable and thread-safe.
  */
 public record PollSchedule(Duration first, Duration ceiling) {
     /** Half a second, then up to three seconds between polls. */
@@ -22,10 +24,16 @@ public record PollSchedule(Duration first, Duration ceiling) {
         }
     }
 
-    /** The pause after {@code previous}. */
+    /** The smallest share of a pause that its jitter leaves, in percent. */
+    static final int JITTER_FLOOR_PERCENT = 80;
+
+    /** The pause after {@code previous}: twice it, at most the ceiling, less up to a fifth at random. */
     public Duration after(Duration previous) {
         Duration doubled = previous.multipliedBy(2);
-        return doubled.compareTo(ceiling) > 0 ? ceiling : doubled;
+        Duration next = doubled.compareTo(ceiling) > 0 ? ceiling : doubled;
+        long percent = java.util.concurrent.ThreadLocalRandom.current().nextLong(JITTER_FLOOR_PERCENT, 101);
+        Duration jittered = next.multipliedBy(percent).dividedBy(100);
+        return jittered.compareTo(first) < 0 ? first : jittered;
     }
 
     /** The shorter of two pauses. */
