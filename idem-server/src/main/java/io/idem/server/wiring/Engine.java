@@ -75,6 +75,9 @@ public final class Engine implements AutoCloseable {
     private JobCanceller canceller;
     private InvoiceReconciler invoices;
     private Runnable requeued;
+    /** One moderator for the worker and the reconcile sweep (its HTTP client is built once). */
+    private io.idem.core.moderation.ModerationPolicy moderation;
+
     private WebhookLinks webhookLinks;
 
     private Engine() {}
@@ -95,6 +98,7 @@ public final class Engine implements AutoCloseable {
         IdemConfig config = parts.config();
         InstantSource clock = parts.clock();
         webhookLinks = parts.webhookLinks();
+        moderation = Moderation.policy(config);
         registry = registry(parts.routing(), parts.vendor(), parts.clock());
         breakers = new CircuitBreakers(
                 parts.stores().breakers(),
@@ -127,7 +131,7 @@ public final class Engine implements AutoCloseable {
                         config.engine().reconcileInterval(), config.engine().reconcileMaxAge()),
                 requeued,
                 config.engine().reviewOnly(),
-                Moderation.policy(config)));
+                moderation));
         canceller = new JobCanceller(parts.stores().jobs().cancels(), registry, clock);
         invoices = new InvoiceReconciler(
                 registry,
@@ -180,7 +184,7 @@ public final class Engine implements AutoCloseable {
                 webhookLinks,
                 gate,
                 parts.config().engine().deferral(),
-                Moderation.policy(parts.config())));
+                moderation));
         JobWorker w = worker;
         sweeper = push(new LeaseSweeper(queue, parts.clock(), SWEEP_EVERY, w::wake));
         return w::wake;
