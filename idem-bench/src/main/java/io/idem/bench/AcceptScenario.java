@@ -45,6 +45,7 @@ final class AcceptScenario {
             String baseUrl = node.server().baseUrl();
             HttpLoad load = new HttpLoad(baseUrl, HttpLoad.clientKey(baseUrl, BenchNode.ADMIN_KEY));
             CpuMeter cpu = new CpuMeter(cluster.postmasterPid());
+            StatementCosts statements = new StatementCosts(cluster, options.statements());
             // The JIT needs many thousands of requests on every path before the figures settle, so
             // both variants are warmed before either is measured, and each again just before.
             for (HttpLoad.Keys keys : HttpLoad.Keys.values()) {
@@ -64,9 +65,11 @@ final class AcceptScenario {
                 load.run(options.clients(), REWARM, Long.MAX_VALUE, keys);
                 BenchCluster.Counters before = cluster.settledCounters(url);
                 RelationReads readsBefore = BenchCluster.reads(url);
+                statements.reset();
                 CpuMeter.Sample from = cpu.sample();
                 HttpLoad.Result result = load.run(options.clients(), options.measure(), Long.MAX_VALUE, keys);
                 CpuMeter.Sample to = cpu.sample();
+                statements.print(out, "accept, " + label(keys), url, result.ok());
                 BenchCluster.Counters after = cluster.settledCounters(url);
                 RelationReads reads = BenchCluster.reads(url).minus(readsBefore);
                 runs.add(new Measured(keys, result, before, after, reads, CpuMeter.cores(from, to)));

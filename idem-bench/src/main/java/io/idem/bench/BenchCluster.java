@@ -60,6 +60,14 @@ final class BenchCluster implements AutoCloseable {
      * server ({@link TestDatabases}), which zonky starts with {@code -F} (no fsync at all).
      */
     static BenchCluster start(boolean fsync, boolean synchronousCommit) {
+        return start(fsync, synchronousCommit, false);
+    }
+
+    /**
+     * As {@link #start(boolean, boolean)}; with {@code statements} (and {@code fsync}), the server
+     * also loads {@code pg_stat_statements}, tracking statements inside functions and triggers too.
+     */
+    static BenchCluster start(boolean fsync, boolean synchronousCommit, boolean statements) {
         EmbeddedDatabase own = null;
         Path dir = null;
         String anyUrl;
@@ -69,7 +77,13 @@ final class BenchCluster implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            own = EmbeddedDatabase.start(dir);
+            own = EmbeddedDatabase.start(
+                    dir,
+                    statements
+                            ? Map.of(
+                                    "shared_preload_libraries", "pg_stat_statements",
+                                    "pg_stat_statements.track", "all")
+                            : Map.of());
             anyUrl = own.jdbcUrl("postgres");
         } else {
             anyUrl = TestDatabases.freshUrl();
@@ -79,6 +93,11 @@ final class BenchCluster implements AutoCloseable {
         String query = url.group(3) == null ? "" : url.group(3);
         try {
             Connection admin = DriverManager.getConnection(prefix + "postgres" + query);
+            if (statements) {
+                try (Statement st = admin.createStatement()) {
+                    st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+                }
+            }
             return new BenchCluster(prefix, query, admin, synchronousCommit, own, dir);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot reach the embedded PostgreSQL", e);
@@ -126,6 +145,11 @@ final class BenchCluster implements AutoCloseable {
             }
         }
         throw new IllegalStateException("could not copy database " + template, last);
+    }
+
+    /** The admin connection (the {@code postgres} database), for cluster-wide views. */
+    Connection admin() {
+        return admin;
     }
 
     /** Refreshes the planner's statistics; cached plans of the tables are made again on next use. */

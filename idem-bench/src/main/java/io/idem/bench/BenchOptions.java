@@ -20,7 +20,8 @@ import java.util.List;
  * @param database fsync: whether PostgreSQL flushes its WAL to disk at all (see {@link BenchCluster#start});
  *     synchronousCommit: PostgreSQL's {@code synchronous_commit} for the benchmark databases
  *     analyze: whether the database is analyzed once it holds representative rows, as autovacuum
- *     does in a running install; without, the plans made on empty tables stay cached (a fresh install)
+ *     does in a running install; without, the plans made on empty tables stay cached (a fresh install);
+ *     statements: how many of the costliest SQL statements (pg_stat_statements) each measurement lists
  */
 record BenchOptions(
         String scenario,
@@ -34,7 +35,12 @@ record BenchOptions(
         Database database) {
 
     /** How the benchmark's PostgreSQL runs: fsync, synchronous commit, ANALYZE once the tables fill. */
-    record Database(boolean fsync, boolean synchronousCommit, boolean analyze) {}
+    record Database(boolean fsync, boolean synchronousCommit, boolean analyze, int statements) {}
+
+    /** How many of PostgreSQL's costliest statements each measurement lists (0: none, and no pg_stat_statements). */
+    int statements() {
+        return database.statements();
+    }
 
     boolean fsync() {
         return database.fsync();
@@ -64,9 +70,14 @@ record BenchOptions(
                                        (accept: after the warm-up; drain: with 1,000 jobs already run),
                                        as autovacuum does in a running install; off: plans made on
                                        empty tables stay cached, as in a fresh install's first minute
+              --statements N           list PostgreSQL's N costliest statements per measured job
+                                       (pg_stat_statements, loaded only then; needs --fsync on)
             """;
 
     BenchOptions {
+        if (database.statements() > 0 && !database.fsync()) {
+            throw new IllegalArgumentException("--statements needs --fsync on (a PostgreSQL of the bench's own)");
+        }
         if (!scenario.equals("accept") && !scenario.equals("drain")) {
             throw new IllegalArgumentException("scenario must be accept or drain, was '" + scenario + "'");
         }
@@ -99,6 +110,7 @@ record BenchOptions(
         boolean fsync = true;
         boolean sync = true;
         boolean analyze = true;
+        int statements = 0;
         for (int i = 1; i < args.length; i += 2) {
             String name = args[i];
             if (i + 1 >= args.length) {
@@ -116,6 +128,7 @@ record BenchOptions(
                 case "--fsync" -> fsync = onOff(name, value);
                 case "--synchronous-commit" -> sync = onOff(name, value);
                 case "--analyze" -> analyze = onOff(name, value);
+                case "--statements" -> statements = number(name, value);
                 default -> throw new IllegalArgumentException("unknown option '" + name + "'");
             }
         }
@@ -128,7 +141,7 @@ record BenchOptions(
                 workers,
                 Duration.ofSeconds(drainLimit),
                 Duration.ofSeconds(baseline),
-                new Database(fsync, sync, analyze));
+                new Database(fsync, sync, analyze, statements));
     }
 
     private static int number(String name, String value) {

@@ -26,6 +26,7 @@ final class DrainScenario {
     private final BenchOptions options;
     private final LoadBench.Baseline baseline;
     private final PrintStream out;
+    private final StatementCosts statements;
 
     /** One drain: counts from the database after the worker stopped. */
     private record Drained(
@@ -52,6 +53,7 @@ final class DrainScenario {
         this.options = options;
         this.baseline = baseline;
         this.out = out;
+        this.statements = new StatementCosts(cluster, options.statements());
     }
 
     void run() {
@@ -74,7 +76,10 @@ final class DrainScenario {
             out.printf(
                     "drain: %d jobs with worker concurrency %d (cut off after %d s)%n",
                     options.jobs(), workers, options.drainLimit().toSeconds());
-            runs.add(drain(copy, workers, cpu, options.drainLimit()));
+            statements.reset();
+            Drained drained = drain(copy, workers, cpu, options.drainLimit());
+            statements.print(out, "drain at concurrency " + workers, copy, drained.done());
+            runs.add(drained);
             cluster.drop(copy);
         }
         out.println();

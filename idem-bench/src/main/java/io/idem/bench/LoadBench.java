@@ -32,7 +32,8 @@ public final class LoadBench {
             return;
         }
         PrintStream out = System.out;
-        try (BenchCluster cluster = BenchCluster.start(options.fsync(), options.synchronousCommit())) {
+        try (BenchCluster cluster =
+                BenchCluster.start(options.fsync(), options.synchronousCommit(), options.statements() > 0)) {
             String baselineUrl = cluster.fresh();
             Map<String, String> settings = new LinkedHashMap<>(cluster.settings(baselineUrl));
             settings.put("server-wide synchronous_commit", cluster.serverSetting("synchronous_commit"));

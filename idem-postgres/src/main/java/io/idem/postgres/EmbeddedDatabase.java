@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,17 +24,26 @@ public final class EmbeddedDatabase implements AutoCloseable {
 
     /** Starts (initialising on first use) a server whose data lives in {@code dataDirectory}. */
     public static EmbeddedDatabase start(Path dataDirectory) {
+        return start(dataDirectory, Map.of());
+    }
+
+    /**
+     * Starts a server as {@link #start(Path)} does, with {@code extra} server settings on top (a
+     * benchmark's {@code shared_preload_libraries}, say).
+     */
+    public static EmbeddedDatabase start(Path dataDirectory, Map<String, String> extra) {
         try {
             Files.createDirectories(dataDirectory);
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
                     .setServerConfig("max_connections", "200")
                     .setServerConfig("fsync", "on")
                     // zonky's default is off; a 202 or a write-ahead row must be on disk before we act on it
                     .setServerConfig("synchronous_commit", "on")
-                    .setServerConfig("full_page_writes", "on")
-                    .start();
+                    .setServerConfig("full_page_writes", "on");
+            extra.forEach(builder::setServerConfig);
+            EmbeddedPostgres postgres = builder.start();
             log.info("embedded PostgreSQL running on port {} with data in {}", postgres.getPort(), dataDirectory);
             return new EmbeddedDatabase(postgres);
         } catch (IOException e) {
