@@ -87,12 +87,22 @@ public final class PgJobQueueStore implements JobQueueStore {
         });
     }
 
+    /**
+     * A heartbeat takes no row lock another transaction holds: a shared commit may hold several of
+     * this worker's jobs in any order, and waiting on them in another order deadlocks. A job skipped
+     * now is one being written right now; the next heartbeat extends it, long before its lease ends.
+     */
+    private static final String EXTEND_LEASES = """
+            UPDATE jobs SET lease_expires_at = ?
+             WHERE id IN (SELECT id FROM jobs WHERE state = 'running' AND lease_token = ANY (?)
+                           FOR NO KEY UPDATE SKIP LOCKED)
+            """;
+
     @Override
     public int extendLeases(Collection<Lease> leases, Instant until) {
         UUID[] tokens = leases.stream().map(Lease::token).toArray(UUID[]::new);
         return db.withConnection(c -> {
-            try (PreparedStatement ps = c.prepareStatement(
-                    "UPDATE jobs SET lease_expires_at = ? WHERE state = 'running' AND lease_token = ANY (?)")) {
+            try (PreparedStatement ps = c.prepareStatement(EXTEND_LEASES)) {
                 ps.setTimestamp(1, JobRows.timestamp(until));
                 ps.setArray(2, c.createArrayOf("uuid", tokens));
                 return ps.executeUpdate();

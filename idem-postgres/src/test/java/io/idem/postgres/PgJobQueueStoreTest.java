@@ -54,6 +54,28 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
     }
 
     @Test
+    void aHeartbeatPassesOverAJobAnotherTransactionHoldsInsteadOfWaitingForIt() throws Exception {
+        accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0);
+        accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0.plusSeconds(1));
+        var held = claimOne("a", t0);
+        var free = claimOne("a", t0.plusSeconds(1));
+        try (var other = db.dataSource().getConnection()) {
+            other.setAutoCommit(false);
+            try (var ps = other.prepareStatement("SELECT 1 FROM jobs WHERE id = ? FOR NO KEY UPDATE")) {
+                ps.setObject(1, held.job().id());
+                ps.executeQuery().close();
+            }
+            // a shared commit holding one of the worker's jobs: the heartbeat must not queue behind it
+            var extended = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> store.extendLeases(List.of(held.lease(), free.lease()), t0.plusSeconds(90)));
+            assertThat(extended.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1);
+            other.rollback();
+        }
+        assertThat(store.extendLeases(List.of(held.lease(), free.lease()), t0.plusSeconds(90)))
+                .isEqualTo(2);
+    }
+
+    @Test
     void theClaimSkipsJobsNotYetDueInsideTheIndex() {
         String plan = db.withConnection(c -> {
             try (var st = c.createStatement()) {
