@@ -16,7 +16,6 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.providers.fake.FakeChatModes;
 import io.idem.providers.fake.FakeVendorServer;
 import java.math.BigDecimal;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -51,12 +50,7 @@ class FakeChatVendorTest {
                 Duration.ofSeconds(2),
                 BigDecimal.ZERO,
                 true);
-        adapter = new FakeChatAdapter(
-                settings,
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(2))
-                        .build());
+        adapter = new FakeChatAdapter(settings, io.idem.providers.http.VendorStandIn.client());
     }
 
     @AfterAll

@@ -21,7 +21,6 @@ import io.idem.core.outcome.RejectionKind;
 import io.idem.core.provider.ProviderSettings;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -49,10 +48,7 @@ class OllamaChatAdapterTest {
                 Duration.ofSeconds(2),
                 BigDecimal.ZERO,
                 true);
-        adapter = new OllamaChatAdapter(
-                settings,
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(),
-                List.of("llama3.2"));
+        adapter = new OllamaChatAdapter(settings, io.idem.providers.http.VendorStandIn.client(), List.of("llama3.2"));
     }
 
     @AfterEach

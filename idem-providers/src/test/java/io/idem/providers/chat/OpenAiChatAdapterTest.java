@@ -26,7 +26,6 @@ import io.idem.core.provider.ProviderSettings;
 import io.idem.providers.http.VendorStandIn;
 import java.math.BigDecimal;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +56,7 @@ class OpenAiChatAdapterTest {
                 true);
         adapter = new OpenAiChatAdapter(
                 settings,
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(),
+                io.idem.providers.http.VendorStandIn.client(),
                 name -> SECRET,
                 VendorStandIn.REDACTOR,
                 "/chat/completions",

@@ -25,10 +25,7 @@ final class VendorFixture implements AutoCloseable {
 
     private VendorFixture(FakeVendorServer vendor) {
         this.vendor = vendor;
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2))
-                .build();
+        this.client = io.idem.providers.http.VendorStandIn.client();
     }
 
     static VendorFixture start() {

@@ -87,14 +87,9 @@ public class VendorStandIn implements BeforeAllCallback, BeforeEachCallback, Aft
 
     /** An HTTP client built the way the server builds one for adapters: HTTP/1.1, no redirects. */
     public static HttpClient client() {
-        // What VendorHttpClients gives every provider: the JDK client behind the wait for 100 Continue.
-        return new ExpectContinueClient(
-                HttpClient.newBuilder()
-                        .version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(2))
-                        .followRedirects(HttpClient.Redirect.NEVER)
-                        .build(),
-                io.idem.core.provider.ProviderSettings.ExpectContinue.DEFAULT.timeout());
+        // What VendorHttpClients gives every provider.
+        return VendorHttpClients.with(
+                Duration.ofSeconds(2), io.idem.core.provider.ProviderSettings.ExpectContinue.DEFAULT.timeout());
     }
 
     /** WireMock's own extension, on a dynamic port with enough threads for concurrent calls. */
