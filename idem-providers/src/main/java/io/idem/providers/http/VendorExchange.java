@@ -1,6 +1,7 @@
 package io.idem.providers.http;
 
 import io.idem.core.outcome.Outcome;
+import io.idem.providers.http.wire.Http1Client;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,6 +25,12 @@ public sealed interface VendorExchange {
 
     /** How long past the request timeout we still wait for the response body. */
     Duration BODY_GRACE = Duration.ofSeconds(2);
+
+    /**
+     * The largest body sent on the caller's own thread: one that always fits the socket's buffers,
+     * so its write cannot block on a vendor that stopped reading (sockets have no write timeout).
+     */
+    long DIRECT_BODY_LIMIT = 64 * 1024;
 
     /** The vendor answered. */
     record Answered(HttpResponse<byte[]> response) implements VendorExchange {}
@@ -51,6 +58,12 @@ public sealed interface VendorExchange {
     static VendorExchange send(HttpClient client, HttpRequest request, SendTracker tracker) {
         Duration timeout = request.timeout()
                 .orElseThrow(() -> new IllegalArgumentException("a vendor request needs a timeout: " + request));
+        long length = request.bodyPublisher()
+                .map(HttpRequest.BodyPublisher::contentLength)
+                .orElse(0L);
+        if (client instanceof Http1Client direct && length >= 0 && length <= DIRECT_BODY_LIMIT) {
+            return sendOn(direct, request, tracker);
+        }
         CompletableFuture<HttpResponse<byte[]>> future =
                 client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray());
         try {
@@ -67,6 +80,21 @@ public sealed interface VendorExchange {
             return new Failed(TransportFailure.classify(e, tracker.bodyPulled()));
         } catch (InterruptedException e) {
             future.cancel(true);
+            Thread.currentThread().interrupt();
+            return new Failed(TransportFailure.interrupted(tracker.bodyPulled()));
+        }
+    }
+
+    /**
+     * The same exchange on the caller's own thread: {@link Http1Client} bounds the head by the
+     * request timeout and a byte-array body by {@link #BODY_GRACE} more, as the future above does.
+     */
+    private static VendorExchange sendOn(Http1Client client, HttpRequest request, SendTracker tracker) {
+        try {
+            return new Answered(client.send(request, HttpResponse.BodyHandlers.ofByteArray()));
+        } catch (IOException e) {
+            return new Failed(TransportFailure.classify(e, tracker.bodyPulled()));
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Failed(TransportFailure.interrupted(tracker.bodyPulled()));
         }

@@ -22,6 +22,9 @@ final class BodyFeed implements Flow.Subscription, Runnable {
     private final Connection connection;
     private final HttpResponse.BodySubscriber<?> subscriber;
     private final Consumer<Boolean> done;
+    /** {@code System.nanoTime()} by which the whole body must be in; 0: the reader sets the pace. */
+    private long deadline;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition asked = lock.newCondition();
     private long demand;
@@ -68,6 +71,11 @@ final class BodyFeed implements Flow.Subscription, Runnable {
         connection.close();
     }
 
+    /** Bounds the whole body by {@code nanos} ({@code System.nanoTime()}); before {@link #run()}, on its thread. */
+    void within(long nanos) {
+        deadline = nanos;
+    }
+
     @Override
     public void run() {
         try {
@@ -77,6 +85,7 @@ final class BodyFeed implements Flow.Subscription, Runnable {
                     return;
                 }
                 byte[] buffer = new byte[next()];
+                connection.readTimeout(Exchange.millisUntil(deadline)); // each read gets what is left
                 int n = body.read(buffer, 0, buffer.length);
                 if (n < 0) {
                     done.accept(finish() && body.complete());

@@ -178,10 +178,9 @@ final class Exchange<T> {
         subscriber.onSubscribe(feed);
         CompletableFuture<T> value = subscriber.getBody().toCompletableFuture();
         if (value.isDone()) {
-            c.readTimeout(0); // a stream: its reader sets the pace
-            Thread.ofVirtual().name("idem-http-body").start(feed);
+            Thread.ofVirtual().name("idem-http-body").start(feed); // a stream: its reader sets the pace
         } else {
-            c.readTimeout(millisUntil(deadline == 0 ? 0 : deadline + BODY_GRACE_NANOS));
+            feed.within(deadline == 0 ? 0 : deadline + BODY_GRACE_NANOS);
             feed.run();
         }
         return new Http1Response<>(head.status(), request, head.headers(), await(value), Optional.empty());

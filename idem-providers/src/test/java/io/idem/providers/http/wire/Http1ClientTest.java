@@ -185,6 +185,30 @@ class Http1ClientTest {
     }
 
     @Test
+    void aBodyTrickledPastTheTimeoutAndItsGraceIsAnHttpTimeout() throws Exception {
+        try (WireStandIn server = WireStandIn.start((conn, head) -> {
+            conn.write("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n");
+            for (int i = 0; i < 100; i++) {
+                conn.write("x");
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException e) {
+                    return false;
+                }
+            }
+            return true;
+        })) {
+            HttpRequest request = HttpRequest.newBuilder(server.uri("/"))
+                    .timeout(Duration.ofMillis(200))
+                    .GET()
+                    .build();
+            // every byte comes well within a read's wait; the whole body does not come in time
+            assertThatThrownBy(() -> client.send(request, HttpResponse.BodyHandlers.ofString()))
+                    .isInstanceOf(HttpTimeoutException.class);
+        }
+    }
+
+    @Test
     void aRefusedConnectIsAConnectException() throws Exception {
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
