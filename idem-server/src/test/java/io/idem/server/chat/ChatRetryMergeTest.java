@@ -116,7 +116,10 @@ class ChatRetryMergeTest {
     @Test
     void concurrentIdenticalRetriesMakeOneCall() throws Exception {
         String key = server.newKey("chat-merge-race", "client");
-        List<Integer> statuses = Race.of(10, () -> call(server, key, "\"model\":\"fake-chat-a\"", attempt(1))).stream()
+        // the vendor takes half a second, so the racers meet the first call in flight (a 409) or
+        // its answer (a replayed 200), however fast the first call would otherwise be
+        String fields = "\"model\":\"fake-chat-a\",\"simulate\":{\"fake-chat-a\":\"slow:500\"}";
+        List<Integer> statuses = Race.of(10, () -> call(server, key, fields, attempt(1))).stream()
                 .map(TestServer.Reply::status)
                 .toList();
         assertThat(statuses).containsOnly(200, 409);
