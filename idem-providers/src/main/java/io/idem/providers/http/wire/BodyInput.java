@@ -154,20 +154,10 @@ final class BodyInput extends InputStream {
     }
 
     private String line() throws IOException {
-        StringBuilder line = new StringBuilder(16);
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                throw new ProtocolException("connection closed inside the chunk framing");
-            }
-            if (b == '\n') {
-                int end = line.length();
-                return end > 0 && line.charAt(end - 1) == '\r' ? line.substring(0, end - 1) : line.toString();
-            }
-            if (line.length() > 4096) {
-                throw new ProtocolException("chunk framing line too long");
-            }
-            line.append((char) b);
+        try {
+            return Lines.read(in, 4096, "the chunk framing");
+        } catch (java.io.EOFException e) {
+            throw new ProtocolException("connection closed inside the chunk framing");
         }
     }
 }

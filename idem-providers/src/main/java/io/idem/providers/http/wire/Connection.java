@@ -12,7 +12,6 @@ import java.net.http.HttpConnectTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -59,12 +58,9 @@ final class Connection implements AutoCloseable {
             }
             SSLSocket secure =
                     (SSLSocket) tls.getSocketFactory().createSocket(plain, route.address(), route.port(), true);
-            SSLParameters parameters = tls.getDefaultSSLParameters();
+            // the socket's own parameters already name the host for SNI (JSSE leaves IP literals out)
+            SSLParameters parameters = secure.getSSLParameters();
             parameters.setEndpointIdentificationAlgorithm("HTTPS");
-            if (!Character.isDigit(route.address().charAt(0))
-                    && !route.address().contains(":")) {
-                parameters.setServerNames(java.util.List.of(new SNIHostName(route.address())));
-            }
             parameters.setApplicationProtocols(new String[] {"http/1.1"});
             secure.setSSLParameters(parameters);
             secure.setSoTimeout(millis);

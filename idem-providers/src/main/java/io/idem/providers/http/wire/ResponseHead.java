@@ -30,7 +30,7 @@ record ResponseHead(int status, HttpClient.Version version, HttpHeaders headers,
      * caller can tell "nothing came back" from a broken answer.
      */
     static ResponseHead read(InputStream in) throws IOException {
-        String statusLine = line(in, true);
+        String statusLine = Lines.read(in, MAX_LINE, "any answer");
         if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ') {
             throw new ProtocolException("not an HTTP/1.x status line: " + printable(statusLine));
         }
@@ -43,7 +43,7 @@ record ResponseHead(int status, HttpClient.Version version, HttpHeaders headers,
         HttpClient.Version version = HttpClient.Version.HTTP_1_1;
         Map<String, List<String>> fields = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (int count = 0; ; count++) {
-            String field = line(in, false);
+            String field = line(in);
             if (field.isEmpty()) {
                 break;
             }
@@ -88,27 +88,12 @@ record ResponseHead(int status, HttpClient.Version version, HttpHeaders headers,
         return -1;
     }
 
-    private static String line(InputStream in, boolean first) throws IOException {
-        StringBuilder line = new StringBuilder(64);
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                if (first && line.isEmpty()) {
-                    throw new EOFException("connection closed before any answer");
-                }
-                throw new ProtocolException("connection closed inside the response head");
-            }
-            if (b == '\n') {
-                int end = line.length();
-                if (end > 0 && line.charAt(end - 1) == '\r') {
-                    line.setLength(end - 1);
-                }
-                return line.toString();
-            }
-            if (line.length() == MAX_LINE) {
-                throw new ProtocolException("response head line longer than " + MAX_LINE + " bytes");
-            }
-            line.append((char) b);
+    /** A header line: the connection ending here is never "no answer at all". */
+    private static String line(InputStream in) throws IOException {
+        try {
+            return Lines.read(in, MAX_LINE, "the response head");
+        } catch (EOFException e) {
+            throw new ProtocolException("connection closed inside the response head");
         }
     }
 
