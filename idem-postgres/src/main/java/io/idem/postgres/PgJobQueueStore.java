@@ -192,8 +192,8 @@ public final class PgJobQueueStore implements JobQueueStore {
             """;
 
     private static final String INSERT_ASSET = """
-            INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at)
-            SELECT ?, a.job_id, a.id, ?, ?, ?, ?, ? FROM provider_attempts a WHERE a.id = ?
+            INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at, content)
+            SELECT ?, a.job_id, a.id, ?, ?, ?, ?, ?, ? FROM provider_attempts a WHERE a.id = ?
             ON CONFLICT (id) DO NOTHING
             """;
 
@@ -264,7 +264,8 @@ public final class PgJobQueueStore implements JobQueueStore {
                 ps.setString(4, asset.sha256());
                 ps.setString(5, asset.location());
                 ps.setTimestamp(6, JobRows.timestamp(now));
-                ps.setObject(7, attemptId);
+                ps.setBytes(7, asset.content());
+                ps.setObject(8, attemptId);
                 ps.addBatch();
             }
             ps.executeBatch();

@@ -199,6 +199,18 @@ public final class PgJobReads implements JobReads {
     }
 
     @Override
+    public Optional<byte[]> assetContent(UUID id) {
+        return db.withConnection(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT content FROM assets WHERE id = ?")) {
+                ps.setObject(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.ofNullable(rs.getBytes(1)) : Optional.empty();
+                }
+            }
+        });
+    }
+
+    @Override
     public List<Job> reviewQueue(int limit) {
         return db.withConnection(c -> {
             List<UUID> ids = new ArrayList<>();

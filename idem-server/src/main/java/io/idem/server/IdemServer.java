@@ -16,6 +16,7 @@ import io.idem.providers.chat.StaticVendor;
 import io.idem.providers.fake.FakeVendorServer;
 import io.idem.server.alerts.Alerts;
 import io.idem.server.assets.FileAssetStore;
+import io.idem.server.assets.TieredAssetStore;
 import io.idem.server.auth.KeyService;
 import io.idem.server.auth.ServerSecret;
 import io.idem.server.chat.ChatNode;
@@ -67,7 +68,7 @@ public final class IdemServer implements AutoCloseable {
 
     private JobDesk desk;
     private ReviewDesk review;
-    private FileAssetStore assets;
+    private io.idem.core.spi.AssetStore assets;
 
     private IdemServer() {}
 
@@ -123,7 +124,9 @@ public final class IdemServer implements AutoCloseable {
         if (embedding == null) {
             bootstrapAdmin(config, keys, console);
         }
-        assets = new FileAssetStore(config.storage().dataDir().resolve("assets"));
+        assets = new TieredAssetStore(
+                new FileAssetStore(config.storage().dataDir().resolve("assets")),
+                stores.jobs().reads());
         engine = resources.push(Engine.build(new Engine.Parts(
                 config,
                 stores,

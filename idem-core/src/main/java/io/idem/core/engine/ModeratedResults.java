@@ -41,7 +41,9 @@ final class ModeratedResults {
         List<OutputModerator.Media> media = new ArrayList<>();
         for (StoredAsset asset : saved) {
             try {
-                media.add(new OutputModerator.Media(asset.mimeType(), assets.read(asset.location())));
+                // an inline result is not in the database before the settle that this verdict is part of
+                byte[] bytes = asset.inline().isPresent() ? asset.inline().get() : assets.read(asset.location());
+                media.add(new OutputModerator.Media(asset.mimeType(), bytes));
             } catch (IOException e) {
                 log.error("could not read asset {} of job {} for moderation", asset.id(), job.id(), e);
                 return ModerationVerdict.unavailable("storage", "the stored result could not be read");

@@ -67,6 +67,9 @@ public interface JobReads {
 
     Optional<AssetFile> asset(UUID id);
 
+    /** The bytes of a result kept in the database (small ones are); empty for one kept in a file. */
+    Optional<byte[]> assetContent(UUID id);
+
     /** Up to {@code limit} jobs parked in manual_review, oldest first. */
     List<Job> reviewQueue(int limit);
 }
