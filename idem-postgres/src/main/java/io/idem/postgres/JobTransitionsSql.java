@@ -19,8 +19,12 @@ import java.util.UUID;
  */
 final class JobTransitionsSql {
 
-    private static final String MOVE = """
-            WITH moved AS (
+    /**
+     * A fenced move and its event, as the WITH items {@code moved} and {@code events}: {@link #MOVE}
+     * alone, or behind the attempt's outcome and results in {@link SettleSql}.
+     */
+    static final String MOVE_ITEMS = """
+            moved AS (
                 UPDATE jobs
                    SET state = ?, result_provider = ?, result_attempt_id = ?,
                        error_code = ?, error_message = ?, error_class = ?,
@@ -36,9 +40,9 @@ final class JobTransitionsSql {
                            'reason', ?::text, 'message', ?::text)),
                        ?
                   FROM moved
-            )
-            SELECT count(*) FROM moved
-            """;
+            )""";
+
+    private static final String MOVE = "WITH " + MOVE_ITEMS + "\nSELECT count(*) FROM moved\n";
 
     private static final String NOTE_FAILOVER = """
             INSERT INTO job_events (job_id, type, actor, detail, at)
@@ -68,53 +72,41 @@ final class JobTransitionsSql {
 
     /** Applies a settlement's job move; {@code false} when the lease was lost. */
     boolean apply(Connection c, Lease lease, Settlement settlement, String actor, Instant now) throws SQLException {
+        if (settlement.move() instanceof JobMove.Continue) {
+            return noteFailover(c, lease, settlement.attemptId(), actor, now);
+        }
+        return move(c, lease, endOf(settlement), actor, now);
+    }
+
+    /** Where a settlement that ends the job's run takes it (not a failover), and what it writes. */
+    static End endOf(Settlement settlement) {
+        UUID attempt = settlement.attemptId();
+        String provider = settlement.provider();
         return switch (settlement.move()) {
-            case JobMove.Continue next -> noteFailover(c, lease, settlement.attemptId(), actor, now);
             case JobMove.Succeed succeed ->
-                move(
-                        c,
-                        lease,
+                new End(
                         JobState.SUCCEEDED,
                         JobEventType.SUCCEEDED,
-                        actor,
-                        now,
-                        new Columns(
-                                settlement.attemptId(),
-                                null,
-                                null,
-                                null,
-                                null,
-                                settlement.attemptId(),
-                                settlement.provider()));
-            case JobMove.Fail fail -> fail(c, lease, fail, settlement.attemptId(), settlement.provider(), actor, now);
+                        new Columns(attempt, null, null, null, null, attempt, provider));
+            case JobMove.Fail fail -> failEnd(fail, attempt, provider);
             case JobMove.Park park ->
-                move(
-                        c,
-                        lease,
+                new End(
                         JobState.MANUAL_REVIEW,
                         JobEventType.MANUAL_REVIEW,
-                        actor,
-                        now,
-                        new Columns(
-                                null, null, null, null, park.reason(), settlement.attemptId(), settlement.provider()));
+                        new Columns(null, null, null, null, park.reason(), attempt, provider));
+            case JobMove.Continue next -> throw new IllegalArgumentException("a failover does not end the run");
         };
     }
 
-    boolean fail(Connection c, Lease lease, JobMove.Fail fail, String actor, Instant now) throws SQLException {
-        return fail(c, lease, fail, null, null, actor, now);
-    }
-
-    private boolean fail(
-            Connection c, Lease lease, JobMove.Fail fail, UUID attemptId, String provider, String actor, Instant now)
-            throws SQLException {
-        return move(
-                c,
-                lease,
+    private static End failEnd(JobMove.Fail fail, UUID attemptId, String provider) {
+        return new End(
                 JobState.FAILED,
                 JobEventType.FAILED,
-                actor,
-                now,
                 new Columns(null, fail.code(), fail.message(), fail.errorClass(), null, attemptId, provider));
+    }
+
+    boolean fail(Connection c, Lease lease, JobMove.Fail fail, String actor, Instant now) throws SQLException {
+        return move(c, lease, failEnd(fail, null, null), actor, now);
     }
 
     boolean release(Connection c, Lease lease, String actor, Instant now) throws SQLException {
@@ -133,7 +125,7 @@ final class JobTransitionsSql {
      * What a move writes besides the state. {@code resultAttempt} set means success; {@code
      * traceAttempt} and {@code provider} only name the attempt in the event.
      */
-    private record Columns(
+    record Columns(
             UUID resultAttempt,
             String errorCode,
             String errorMessage,
@@ -142,37 +134,45 @@ final class JobTransitionsSql {
             UUID traceAttempt,
             String provider) {}
 
-    private boolean move(
-            Connection c, Lease lease, JobState to, JobEventType type, String actor, Instant now, Columns col)
-            throws SQLException {
-        JobTransitions.check(JobState.RUNNING, to);
-        String provider = col.provider();
+    /** A move out of {@code running}: the state, its event and the columns it writes. */
+    record End(JobState to, JobEventType type, Columns columns) {}
+
+    private boolean move(Connection c, Lease lease, End end, String actor, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(MOVE)) {
-            var ts = JobRows.timestamp(now);
-            int i = 1;
-            ps.setString(i++, to.wire());
-            ps.setString(i++, col.resultAttempt() == null ? null : provider);
-            ps.setObject(i++, col.resultAttempt());
-            ps.setString(i++, col.errorCode());
-            ps.setString(i++, col.errorMessage());
-            ps.setString(i++, col.errorClass());
-            ps.setString(i++, col.reviewReason());
-            ps.setTimestamp(i++, col.reviewReason() == null ? null : ts);
-            ps.setTimestamp(i++, ts);
-            ps.setObject(i++, lease.jobId());
-            ps.setObject(i++, lease.token());
-            ps.setString(i++, type.wire());
-            ps.setString(i++, to.wire());
-            ps.setString(i++, actor);
-            ps.setString(
-                    i++, col.traceAttempt() == null ? null : col.traceAttempt().toString());
-            ps.setString(i++, provider);
-            ps.setString(i++, col.errorCode());
-            ps.setString(i++, col.reviewReason());
-            ps.setString(i++, col.errorMessage());
-            ps.setTimestamp(i, ts);
-            return UnexpectedRowCountException.oneRow(count(ps), "move to " + to.wire(), lease.jobId());
+            bindMove(ps, 1, lease, end, actor, now);
+            return UnexpectedRowCountException.oneRow(
+                    count(ps), "move to " + end.to().wire(), lease.jobId());
         }
+    }
+
+    /** Binds {@link #MOVE_ITEMS} from parameter {@code from}. */
+    static void bindMove(PreparedStatement ps, int from, Lease lease, End end, String actor, Instant now)
+            throws SQLException {
+        JobTransitions.check(JobState.RUNNING, end.to());
+        Columns col = end.columns();
+        String provider = col.provider();
+        var ts = JobRows.timestamp(now);
+        int i = from;
+        ps.setString(i++, end.to().wire());
+        ps.setString(i++, col.resultAttempt() == null ? null : provider);
+        ps.setObject(i++, col.resultAttempt());
+        ps.setString(i++, col.errorCode());
+        ps.setString(i++, col.errorMessage());
+        ps.setString(i++, col.errorClass());
+        ps.setString(i++, col.reviewReason());
+        ps.setTimestamp(i++, col.reviewReason() == null ? null : ts);
+        ps.setTimestamp(i++, ts);
+        ps.setObject(i++, lease.jobId());
+        ps.setObject(i++, lease.token());
+        ps.setString(i++, end.type().wire());
+        ps.setString(i++, end.to().wire());
+        ps.setString(i++, actor);
+        ps.setString(i++, col.traceAttempt() == null ? null : col.traceAttempt().toString());
+        ps.setString(i++, provider);
+        ps.setString(i++, col.errorCode());
+        ps.setString(i++, col.reviewReason());
+        ps.setString(i++, col.errorMessage());
+        ps.setTimestamp(i, ts);
     }
 
     private boolean noteFailover(Connection c, Lease lease, UUID attemptId, String actor, Instant now)
@@ -187,7 +187,7 @@ final class JobTransitionsSql {
         }
     }
 
-    private static int count(PreparedStatement ps) throws SQLException {
+    static int count(PreparedStatement ps) throws SQLException {
         try (ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getInt(1);

@@ -2,7 +2,6 @@ package io.idem.postgres;
 
 import io.idem.core.domain.JobState;
 import io.idem.core.moderation.ModerationVerdict;
-import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.AheadResult;
 import io.idem.core.spi.AttemptDraft;
 import io.idem.core.spi.ClaimedJob;
@@ -182,15 +181,6 @@ public final class PgJobQueueStore implements JobQueueStore {
         });
     }
 
-    private static final String RECORD_OUTCOME = """
-            UPDATE provider_attempts
-               SET status = ?, error_class = ?, error_code = ?, http_status = ?,
-                   provider_request_id = COALESCE(?, provider_request_id), latency_ms = ?,
-                   billable = ?, cost_usd = ?, finished_at = ?,
-                   billing_known_at = COALESCE(billing_known_at, CASE WHEN ?::text <> 'unknown' THEN ?::timestamptz END)
-             WHERE id = ?
-            """;
-
     private static final String INSERT_ASSET = """
             INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at, content)
             SELECT ?, a.job_id, a.id, ?, ?, ?, ?, ?, ? FROM provider_attempts a WHERE a.id = ?
@@ -200,13 +190,13 @@ public final class PgJobQueueStore implements JobQueueStore {
     @Override
     public boolean settle(Lease lease, Settlement settlement, String actor, Instant now) {
         return db.inSharedTransaction(c -> {
-            recordOutcome(c, settlement, now);
-            switch (settlement.move()) {
-                case JobMove.Succeed succeed -> insertAssets(c, settlement.attemptId(), succeed.assets(), now);
-                case JobMove.Fail fail -> insertAssets(c, settlement.attemptId(), fail.withheld(), now);
-                default -> {}
+            boolean moved;
+            if (settlement.move() instanceof JobMove.Continue) {
+                SettleSql.recordOutcome(c, settlement, now);
+                moved = transitions.apply(c, lease, settlement, actor, now);
+            } else {
+                moved = SettleSql.settleAndEnd(c, lease, settlement, actor, now);
             }
-            boolean moved = transitions.apply(c, lease, settlement, actor, now);
             if (moved && settlement.verdict().isPresent()) {
                 noteVerdict(c, lease, settlement, settlement.verdict().get(), actor, now);
             }
@@ -232,25 +222,6 @@ public final class PgJobQueueStore implements JobQueueStore {
             ps.setBoolean(6, verdict.unavailable());
             ps.setArray(7, c.createArrayOf("text", verdict.categories().toArray()));
             ps.setTimestamp(8, JobRows.timestamp(now));
-            ps.executeUpdate();
-        }
-    }
-
-    private static void recordOutcome(Connection c, Settlement settlement, Instant now) throws SQLException {
-        Outcome outcome = settlement.outcome();
-        try (PreparedStatement ps = c.prepareStatement(RECORD_OUTCOME)) {
-            ps.setString(1, outcome.attemptStatus().wire());
-            ps.setString(2, outcome.errorClass());
-            ps.setString(3, outcome.errorCode());
-            ps.setInt(4, outcome.httpStatus());
-            ps.setString(5, outcome.providerRequestId().orElse(null));
-            ps.setLong(6, settlement.latencyMs());
-            ps.setString(7, outcome.billable().wire());
-            ps.setBigDecimal(8, settlement.costUsd());
-            ps.setTimestamp(9, JobRows.timestamp(now));
-            ps.setString(10, outcome.billable().wire());
-            ps.setTimestamp(11, JobRows.timestamp(now));
-            ps.setObject(12, settlement.attemptId());
             ps.executeUpdate();
         }
     }
