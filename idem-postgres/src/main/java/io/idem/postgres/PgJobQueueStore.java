@@ -181,11 +181,13 @@ public final class PgJobQueueStore implements JobQueueStore {
         });
     }
 
-    private static final String INSERT_ASSET = """
+    private static final String INSERT_ASSETS = """
             INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at, content)
-            SELECT ?, a.job_id, a.id, ?, ?, ?, ?, ?, ? FROM provider_attempts a WHERE a.id = ?
+            SELECT k.id, a.job_id, a.id, k.mime_type, k.bytes, k.sha256, k.location, ?, k.content
+              FROM provider_attempts a, %s
+             WHERE a.id = ?
             ON CONFLICT (id) DO NOTHING
-            """;
+            """.formatted(SettleSql.ASSET_ROWS);
 
     @Override
     public boolean settle(Lease lease, Settlement settlement, String actor, Instant now) {
@@ -227,19 +229,10 @@ public final class PgJobQueueStore implements JobQueueStore {
     }
 
     static void insertAssets(Connection c, UUID attemptId, List<StoredAsset> assets, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(INSERT_ASSET)) {
-            for (StoredAsset asset : assets) {
-                ps.setObject(1, asset.id());
-                ps.setString(2, asset.mimeType());
-                ps.setLong(3, asset.bytes());
-                ps.setString(4, asset.sha256());
-                ps.setString(5, asset.location());
-                ps.setTimestamp(6, JobRows.timestamp(now));
-                ps.setBytes(7, asset.content());
-                ps.setObject(8, attemptId);
-                ps.addBatch();
-            }
-            ps.executeBatch();
+        try (PreparedStatement ps = c.prepareStatement(INSERT_ASSETS)) {
+            ps.setTimestamp(1, JobRows.timestamp(now));
+            ps.setObject(SettleSql.bindAssetRows(c, ps, 2, assets), attemptId);
+            ps.executeUpdate();
         }
     }
 

@@ -177,7 +177,7 @@ public final class PgJobReads implements JobReads {
     public Optional<AssetFile> asset(UUID id) {
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement("""
-                    SELECT s.id, s.job_id, j.owner, s.mime_type, s.location,
+                    SELECT s.id, s.job_id, j.owner, s.mime_type, s.bytes, s.location,
                            s.attempt_id IS NOT DISTINCT FROM j.result_attempt_id AS delivered
                       FROM assets s JOIN jobs j ON j.id = s.job_id WHERE s.id = ?
                     """)) {
@@ -191,6 +191,7 @@ public final class PgJobReads implements JobReads {
                             rs.getObject("job_id", UUID.class),
                             rs.getString("owner"),
                             rs.getString("mime_type"),
+                            rs.getLong("bytes"),
                             rs.getString("location"),
                             rs.getBoolean("delivered")));
                 }

@@ -28,18 +28,21 @@ final class SettleSql {
              WHERE id = ?
             """;
 
+    /** Kept results as rows {@code k}, from six arrays bound by {@link #bindAssetRows}. */
+    static final String ASSET_ROWS = """
+            unnest(?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[])
+                AS k (id, mime_type, bytes, sha256, location, content)""";
+
     private static final String SETTLE_AND_END = """
             WITH outcome AS (%s RETURNING id, job_id
             ), kept AS (
                 INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at, content)
                 SELECT k.id, o.job_id, o.id, k.mime_type, k.bytes, k.sha256, k.location, ?, k.content
-                  FROM outcome o,
-                       unnest(?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[])
-                           AS k (id, mime_type, bytes, sha256, location, content)
+                  FROM outcome o, %s
                 ON CONFLICT (id) DO NOTHING
             ), %s
             SELECT count(*) FROM moved
-            """.formatted(OUTCOME, JobTransitionsSql.MOVE_ITEMS);
+            """.formatted(OUTCOME, ASSET_ROWS, JobTransitionsSql.MOVE_ITEMS);
 
     private SettleSql() {}
 
@@ -66,33 +69,34 @@ final class SettleSql {
         try (PreparedStatement ps = c.prepareStatement(SETTLE_AND_END)) {
             int i = bindOutcome(ps, settlement, now);
             ps.setTimestamp(i++, JobRows.timestamp(now));
-            ps.setArray(
-                    i++,
-                    c.createArrayOf("uuid", kept.stream().map(StoredAsset::id).toArray()));
-            ps.setArray(
-                    i++,
-                    c.createArrayOf(
-                            "text", kept.stream().map(StoredAsset::mimeType).toArray()));
-            ps.setArray(
-                    i++,
-                    c.createArrayOf(
-                            "bigint", kept.stream().map(StoredAsset::bytes).toArray()));
-            ps.setArray(
-                    i++,
-                    c.createArrayOf(
-                            "text", kept.stream().map(StoredAsset::sha256).toArray()));
-            ps.setArray(
-                    i++,
-                    c.createArrayOf(
-                            "text", kept.stream().map(StoredAsset::location).toArray()));
-            ps.setArray(
-                    i++,
-                    c.createArrayOf(
-                            "bytea", kept.stream().map(StoredAsset::content).toArray(byte[][]::new)));
+            i = bindAssetRows(c, ps, i, kept);
             JobTransitionsSql.bindMove(ps, i, lease, end, actor, now);
             return UnexpectedRowCountException.oneRow(
                     JobTransitionsSql.count(ps), "settle to " + end.to().wire(), lease.jobId());
         }
+    }
+
+    /** Binds {@link #ASSET_ROWS} from parameter {@code from}; returns the next. */
+    static int bindAssetRows(Connection c, PreparedStatement ps, int from, List<StoredAsset> kept) throws SQLException {
+        int i = from;
+        ps.setArray(
+                i++, c.createArrayOf("uuid", kept.stream().map(StoredAsset::id).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", kept.stream().map(StoredAsset::mimeType).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("bigint", kept.stream().map(StoredAsset::bytes).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", kept.stream().map(StoredAsset::sha256).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("text", kept.stream().map(StoredAsset::location).toArray()));
+        ps.setArray(
+                i++,
+                c.createArrayOf("bytea", kept.stream().map(StoredAsset::content).toArray(byte[][]::new)));
+        return i;
     }
 
     /** Binds {@link #OUTCOME} from the first parameter; returns the next. */

@@ -97,7 +97,7 @@ class InlineResultsTest {
         assertThat(file.location()).doesNotStartWith("db:").endsWith(".png");
         assertThat(root.resolve(file.location())).exists();
         assertThat(store.read(file.location())).isEqualTo(large);
-        assertThat(store.size(file.location())).isEqualTo(large.length);
+        assertThat(file.bytes()).isEqualTo(large.length);
         StoredAsset inline = saved.get(1);
         assertThat(inline.inline()).hasValue(small);
         assertThat(inline.sha256()).isEqualTo(sha256(small));

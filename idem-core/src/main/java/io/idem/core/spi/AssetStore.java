@@ -15,9 +15,4 @@ public interface AssetStore {
     default java.io.InputStream open(String location) throws IOException {
         return new java.io.ByteArrayInputStream(read(location));
     }
-
-    /** The file's length in bytes. */
-    default long size(String location) throws IOException {
-        return read(location).length;
-    }
 }

@@ -29,10 +29,11 @@ public interface JobReads {
 
     /** A stored file, the job and owner it belongs to, and its content type. */
     /**
-     * A stored result file. {@code delivered}: it is its job's result; one that is not (a result
+     * A stored result file, {@code bytes} long. {@code delivered}: it is its job's result; one that is not (a result
      * output moderation withheld, a late result of a losing attempt) is served to admins only.
      */
-    record AssetFile(UUID id, UUID jobId, String owner, String mimeType, String location, boolean delivered) {}
+    record AssetFile(
+            UUID id, UUID jobId, String owner, String mimeType, long bytes, String location, boolean delivered) {}
 
     /**
      * Per provider since a time, job and chat attempts together (a skipped chat model made no call):

@@ -54,7 +54,7 @@ public final class AssetsApi implements Feature {
                     .header("X-Content-Type-Options", "nosniff")
                     .header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
             // streamed, never read whole: a video player asks for ranges of the clip
-            ByteRange.serve(ctx, assets.open(file.location()), file.mimeType(), assets.size(file.location()));
+            ByteRange.serve(ctx, assets.open(file.location()), file.mimeType(), file.bytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

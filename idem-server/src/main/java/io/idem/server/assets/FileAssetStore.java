@@ -119,11 +119,6 @@ public final class FileAssetStore implements AssetStore {
         return Files.newInputStream(path(location));
     }
 
-    @Override
-    public long size(String location) throws IOException {
-        return Files.size(path(location));
-    }
-
     private Path path(String location) throws IOException {
         Path path = root.resolve(location).normalize();
         if (!path.startsWith(root.normalize())) {

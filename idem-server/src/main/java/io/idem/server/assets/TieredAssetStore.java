@@ -72,9 +72,4 @@ public final class TieredAssetStore implements AssetStore {
     public InputStream open(String location) throws IOException {
         return location.startsWith(IN_DATABASE) ? AssetStore.super.open(location) : files.open(location);
     }
-
-    @Override
-    public long size(String location) throws IOException {
-        return location.startsWith(IN_DATABASE) ? read(location).length : files.size(location);
-    }
 }
