@@ -29,8 +29,18 @@ public final class ChainLimits {
     public static final Duration DEFAULT_FIRST_TOKEN = Duration.ofSeconds(12);
     /** A stream silent this long after its first token is cut: a live vendor sends tokens or keep-alives. */
     public static final Duration DEFAULT_STREAM_IDLE = Duration.ofSeconds(30);
-    /** One more try of the same model after an unbilled 429 or 5xx, then failover. */
+    /**
+     * One more try of the chain's last model after an unbilled 429 or 5xx: with nothing to fail over
+     * to, a second try is the only chance of an answer.
+     */
     public static final int DEFAULT_RETRIES = 1;
+    /**
+     * No second try of a model that has a fallback behind it: the fallback answers as soon as a
+     * retry would (a 5xx names no wait) or sooner (a 429 waits), and is not the upstream that just
+     * failed. Gateways' usual fallback (Portkey, OpenRouter) does the same; {@code retries} set on
+     * the entry, the chain or the key asks for retries anyway.
+     */
+    public static final int DEFAULT_RETRIES_BEFORE_FALLBACK = 0;
     /**
      * The longest wait before a retry; a vendor that asks for more (its {@code Retry-After}) is failed
      * over at once, since it keeps the provider closed that long anyway and another model is faster.

@@ -102,7 +102,9 @@ public final class ChainPlanner {
     private static Chain resolve(List<ChainEntry> entries, ChainSettings request, ChainSettings key) {
         List<Chain.Link> links = new ArrayList<>();
         Duration longest = Duration.ZERO;
-        for (ChainEntry entry : entries) {
+        for (int i = 0; i < entries.size(); i++) {
+            ChainEntry entry = entries.get(i);
+            boolean last = i == entries.size() - 1;
             Duration timeout =
                     entry.timeout().or(request::timeout).or(key::timeout).orElse(ChainLimits.DEFAULT_TIMEOUT);
             Duration firstToken = entry.firstTokenTimeout()
@@ -113,7 +115,10 @@ public final class ChainPlanner {
                     .or(request::streamIdleTimeout)
                     .or(key::streamIdleTimeout)
                     .orElse(ChainLimits.DEFAULT_STREAM_IDLE);
-            int retries = entry.retries().or(request::retries).or(key::retries).orElse(ChainLimits.DEFAULT_RETRIES);
+            int retries = entry.retries()
+                    .or(request::retries)
+                    .or(key::retries)
+                    .orElse(last ? ChainLimits.DEFAULT_RETRIES : ChainLimits.DEFAULT_RETRIES_BEFORE_FALLBACK);
             links.add(new Chain.Link(entry.model(), timeout, firstToken, idle, retries));
             longest = timeout.compareTo(longest) > 0 ? timeout : longest;
         }

@@ -210,6 +210,13 @@ class ChainPlannerTest {
     }
 
     @Test
+    void byDefaultOnlyTheChainsLastModelIsTriedAgain() {
+        Chain chain = ChainPlanner.plan(models("a", "b", "c"), Optional.empty());
+        assertThat(chain.links()).extracting(Chain.Link::retries).containsExactly(0, 0, 1);
+        assertThat(ChainLimits.DEFAULT_RETRIES_BEFORE_FALLBACK).isZero();
+    }
+
+    @Test
     void theDeadlineCoversTheLongestAttemptUnlessTheRequestSetsIt() {
         ChainAsk longOne = new ChainAsk(
                 Optional.empty(),

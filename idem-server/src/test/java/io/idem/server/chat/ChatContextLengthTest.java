@@ -130,7 +130,9 @@ class ChatContextLengthTest {
         assertThat(check.body().at("/on").toString()).contains("\"context_length\"");
         JsonNode small = check.body().at("/chain/0");
         assertThat(small.path("context_window").asLong()).isEqualTo(8192);
-        assertThat(small.path("retries").asInt()).isEqualTo(1);
+        assertThat(small.path("retries").asInt())
+                .as("a model with a fallback behind it")
+                .isZero();
         assertThat(small.path("stream_idle_timeout_ms").asLong()).isEqualTo(30_000);
         assertThat(small.path("first_token_timeout_ms").asLong()).isEqualTo(12_000);
         JsonNode large = check.body().at("/chain/1");

@@ -10,7 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A chain entry tries its model again ({@code retries}, default 1) only after a failure known to be
+ * A chain entry tries its model again ({@code retries}; by default once for the chain's last model and
+ * not at all for one with a fallback behind it) only after a failure known to be
  * unbilled, a 429 or a 500/502/503 before any content, waiting what the vendor asked while the
  * chain's deadline allows; every try is its own audited attempt. Each test has its own node, since a
  * vendor's wait closes the provider for that long.
@@ -24,7 +25,8 @@ class ChatRetriesTest {
             var reply = ChatCalls.call(
                     server,
                     TestServer.ADMIN_KEY,
-                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"rate_limited:1,ok\"}");
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":1},"
+                            + "\"simulate\":{\"fake-chat-a\":\"rate_limited:1,ok\"}");
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
             assertThat(reply.body().at("/idem/served_model").asText()).isEqualTo("fake-chat-a");
@@ -37,7 +39,8 @@ class ChatRetriesTest {
             var longer = ChatCalls.call(
                     server,
                     TestServer.ADMIN_KEY,
-                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"rate_limited:2,ok\"}");
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":1},"
+                            + "\"simulate\":{\"fake-chat-a\":\"rate_limited:2,ok\"}");
             assertThat(longer.body().at("/idem/served_model").asText())
                     .as(longer.raw())
                     .isEqualTo("fake-chat-a");
@@ -53,7 +56,8 @@ class ChatRetriesTest {
             var reply = ChatCalls.call(
                     server,
                     TestServer.ADMIN_KEY,
-                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"http_500\"}");
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"retries\":1},"
+                            + "\"simulate\":{\"fake-chat-a\":\"http_500\"}");
             assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
             assertThat(reply.body().at("/idem/served_model").asText()).isEqualTo("fake-chat-b");
             assertThat(attempts(reply))
@@ -68,12 +72,46 @@ class ChatRetriesTest {
     }
 
     @Test
+    void byDefaultAServerErrorOrRateLimitWithAFallbackLeftFailsOverAtOnceAndTheLastModelIsTriedAgain() {
+        try (TestServer server = TestServer.start()) {
+            var failover = ChatCalls.call(
+                    server,
+                    TestServer.ADMIN_KEY,
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"http_503\"}");
+            assertThat(failover.status()).as(failover.raw()).isEqualTo(200);
+            assertThat(attempts(failover))
+                    .containsExactly("fake-chat-a unavailable 503 no", "fake-chat-b served 200 yes");
+
+            var last = ChatCalls.call(
+                    server,
+                    TestServer.ADMIN_KEY,
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"http_503\",\"fake-chat-b\":\"http_503,ok\"}");
+            assertThat(attempts(last))
+                    .containsExactly(
+                            "fake-chat-a unavailable 503 no",
+                            "fake-chat-b unavailable 503 no",
+                            "fake-chat-b served 200 yes");
+
+            long started = System.nanoTime();
+            var limited = ChatCalls.call(
+                    server,
+                    TestServer.ADMIN_KEY,
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"simulate\":{\"fake-chat-a\":\"rate_limited:1,ok\"}");
+            assertThat(attempts(limited))
+                    .containsExactly("fake-chat-a unavailable 429 no", "fake-chat-b served 200 yes");
+            assertThat(Duration.ofNanos(System.nanoTime() - started))
+                    .as("no wait for the vendor's Retry-After when a fallback can answer")
+                    .isLessThan(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
     void aStreamRefusedBeforeItsFirstTokenIsRetriedToo() {
         try (TestServer server = TestServer.start()) {
             var reply = ChatCalls.call(
                     server,
                     TestServer.ADMIN_KEY,
-                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"stream\":true,"
+                    "\"models\":[{\"model\":\"fake-chat-a\",\"retries\":1},\"fake-chat-b\"],\"stream\":true,"
                             + "\"simulate\":{\"fake-chat-a\":\"http_503,ok\"}");
             assertThat(reply.raw()).endsWith("data: [DONE]\n\n");
             assertThat(reply.header("Idem-Served-Model")).isEqualTo("fake-chat-a");
@@ -92,7 +130,7 @@ class ChatRetriesTest {
             var reply = ChatCalls.call(
                     server,
                     TestServer.ADMIN_KEY,
-                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"deadline_ms\":1500},"
+                    "\"models\":[\"fake-chat-a\",\"fake-chat-b\"],\"redundancy\":{\"deadline_ms\":1500,\"retries\":1},"
                             + "\"simulate\":{\"fake-chat-a\":\"rate_limited:2\"}");
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             assertThat(reply.status()).as(reply.raw()).isEqualTo(200);
