@@ -85,8 +85,7 @@ final class BodyFeed implements Flow.Subscription, Runnable {
                     return;
                 }
                 byte[] buffer = new byte[next()];
-                connection.readTimeout(Exchange.millisUntil(deadline)); // each read gets what is left
-                int n = body.read(buffer, 0, buffer.length);
+                int n = connection.readBy(deadline, () -> body.read(buffer, 0, buffer.length)); // what is left
                 if (n < 0) {
                     done.accept(finish() && body.complete());
                     subscriber.onComplete();

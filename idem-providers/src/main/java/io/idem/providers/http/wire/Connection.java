@@ -25,7 +25,11 @@ final class Connection implements AutoCloseable {
     private static final int BUFFER = 16 * 1024;
 
     private final Route route;
+    /** The plain socket's channel; null for TLS, whose reads must not be tried past the TLS layer. */
     private final SocketChannel channel;
+    /** The TCP connection under any TLS: closing it ends every read and write at once, from any thread. */
+    private final SocketChannel tcp;
+
     private final Socket socket;
     final InputStream in;
     final OutputStream out;
@@ -33,9 +37,10 @@ final class Connection implements AutoCloseable {
     /** When this connection went back to the pool, and until when it may be taken again. */
     private long idleUntilNanos;
 
-    private Connection(Route route, SocketChannel channel, Socket socket) throws IOException {
+    private Connection(Route route, SocketChannel channel, SocketChannel tcp, Socket socket) throws IOException {
         this.route = route;
         this.channel = channel;
+        this.tcp = tcp;
         this.socket = socket;
         this.in = new BufferedInputStream(socket.getInputStream(), BUFFER);
         this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER);
@@ -54,7 +59,7 @@ final class Connection implements AutoCloseable {
                 throw new HttpConnectTimeoutException("connect timed out after " + millis + " ms");
             }
             if (!route.secure()) {
-                return new Connection(route, channel, plain);
+                return new Connection(route, channel, channel, plain);
             }
             SSLSocket secure =
                     (SSLSocket) tls.getSocketFactory().createSocket(plain, route.address(), route.port(), true);
@@ -65,7 +70,7 @@ final class Connection implements AutoCloseable {
             secure.setSSLParameters(parameters);
             secure.setSoTimeout(millis);
             secure.startHandshake();
-            return new Connection(route, null, secure);
+            return new Connection(route, null, channel, secure);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -76,9 +81,41 @@ final class Connection implements AutoCloseable {
         return route;
     }
 
-    /** Blocks reads for at most {@code millis} from now (0: without limit). */
-    void readTimeout(long millis) throws IOException {
-        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(0, millis)));
+    /** A blocking read on this connection, bounded or not. */
+    @FunctionalInterface
+    interface Read<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code read}, which must end by {@code deadline} ({@code System.nanoTime()}; 0: no limit).
+     * Past the deadline the connection is closed ({@link ReadDeadlines}) and this throws {@link
+     * SocketTimeoutException}, also when the read had just ended as the deadline passed.
+     */
+    <T> T readBy(long deadline, Read<T> read) throws IOException {
+        socket.setSoTimeout(0);
+        if (deadline == 0) {
+            return read.run();
+        }
+        if (deadline - System.nanoTime() <= 0) {
+            sever();
+            throw new SocketTimeoutException("read timed out");
+        }
+        try (ReadDeadlines.Watch watch = ReadDeadlines.SHARED.watch(this, deadline)) {
+            T value;
+            try {
+                value = read.run();
+            } catch (IOException e) {
+                if (watch.fired()) {
+                    throw new SocketTimeoutException("read timed out");
+                }
+                throw e;
+            }
+            if (watch.fired()) {
+                throw new SocketTimeoutException("read timed out");
+            }
+            return value;
+        }
     }
 
     void idleFor(Duration keepAlive) {
@@ -119,6 +156,19 @@ final class Connection implements AutoCloseable {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Closes the TCP connection under any TLS without a word to the peer: ends a blocked read or
+     * write at once and never blocks itself (a TLS close may wait to write its close_notify).
+     */
+    void sever() {
+        closed = true;
+        try {
+            tcp.close();
+        } catch (IOException e) {
+            // closing is best effort: the connection is gone either way
+        }
     }
 
     @Override

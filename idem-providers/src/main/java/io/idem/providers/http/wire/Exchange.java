@@ -141,8 +141,7 @@ final class Exchange<T> {
         boolean waitFirst = deadline == 0 || waitEnd - deadline < 0;
         while (true) {
             try {
-                c.readTimeout(millisUntil(waitFirst ? waitEnd : deadline));
-                ResponseHead head = ResponseHead.read(c.in);
+                ResponseHead head = c.readBy(waitFirst ? waitEnd : deadline, () -> ResponseHead.read(c.in));
                 if (head.status() / 100 != 1 || head.status() == 100) {
                     return head;
                 }
@@ -159,8 +158,7 @@ final class Exchange<T> {
     private ResponseHead finalHead(Connection c) throws IOException {
         while (true) {
             try {
-                c.readTimeout(millisUntil(deadline));
-                ResponseHead head = ResponseHead.read(c.in);
+                ResponseHead head = c.readBy(deadline, () -> ResponseHead.read(c.in));
                 if (head.status() / 100 != 1) {
                     return head;
                 }
