@@ -51,6 +51,7 @@ class PgOutboxTest {
 
     @Test
     void onlyNotableRowsOfTheEventTablesReachTheOutbox() {
+        subscribe("ops", true, admin, List.of("*"), t0);
         UUID job = accept("alice", alice, Optional.empty());
         jobEvent(job, "job.claimed", "running");
         providerEvent("primary", "breaker.half_open");
@@ -77,6 +78,29 @@ class PgOutboxTest {
                         text(
                                 "SELECT data->>'period' || ' ' || (data->>'api_key_id') FROM outbox WHERE type = 'budget.warning'"))
                 .isEqualTo("month " + alice);
+    }
+
+    @Test
+    void jobEndsAndFailoversReachTheOutboxOnlyWhenSomethingMayDeliverThem() {
+        UUID plain = accept("alice", alice, Optional.empty());
+        UUID called = accept("alice", alice, Optional.of("https://example.com/alice"));
+        jobEvent(plain, "job.succeeded", "succeeded");
+        jobEvent(called, "job.failed", "failed");
+        sql("INSERT INTO audit_events (type, actor, detail, at) VALUES ('api:model_failover', 'key:k', '{}', now())");
+        providerEvent("primary", "breaker.open");
+        assertThat(outboxTypes())
+                .as("no subscription: the callback and the rare events only")
+                .containsExactly("job.failed", "breaker.opened");
+
+        subscribe("ops", true, admin, List.of("job.succeeded"), t0);
+        jobEvent(plain, "job.succeeded", "succeeded");
+        jobEvent(plain, "job.failed", "failed");
+        sql("INSERT INTO audit_events (type, actor, detail, at) VALUES ('api:model_failover', 'key:k', '{}', now())");
+        assertThat(outboxTypes()).containsExactly("job.failed", "breaker.opened", "job.succeeded");
+
+        subscribe("alice", false, alice, List.of("*"), t0);
+        sql("INSERT INTO audit_events (type, actor, detail, at) VALUES ('api:model_failover', 'key:k', '{}', now())");
+        assertThat(outboxTypes()).endsWith("api:model_failover");
     }
 
     @Test
