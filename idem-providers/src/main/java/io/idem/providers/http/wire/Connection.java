@@ -31,7 +31,7 @@ final class Connection implements AutoCloseable {
     private final SocketChannel tcp;
 
     private final Socket socket;
-    final InputStream in;
+    final WireInput in;
     final OutputStream out;
     private volatile boolean closed;
     /** When this connection went back to the pool, and until when it may be taken again. */
@@ -42,7 +42,7 @@ final class Connection implements AutoCloseable {
         this.channel = channel;
         this.tcp = tcp;
         this.socket = socket;
-        this.in = new BufferedInputStream(socket.getInputStream(), BUFFER);
+        this.in = new WireInput(socket.getInputStream(), BUFFER);
         this.out = new BufferedOutputStream(socket.getOutputStream(), BUFFER);
     }
 
@@ -145,12 +145,23 @@ final class Connection implements AutoCloseable {
         }
     }
 
-    /** Whether the server sent bytes past the answer just read: the stream is out of step, never reuse it. */
+    /**
+     * Whether the server sent bytes past the answer just read that are already buffered: the stream
+     * is out of step, never reuse it. Bytes still in the kernel are found by {@link #stillUsable()}
+     * before the next request, so this asks the kernel nothing.
+     */
     boolean hasUnreadBytes() {
-        try {
-            return in.available() > 0;
-        } catch (IOException e) {
-            return true;
+        return in.buffered() > 0;
+    }
+
+    /** A buffered input stream that tells how much it holds without asking the socket. */
+    static final class WireInput extends BufferedInputStream {
+        WireInput(InputStream in, int size) {
+            super(in, size);
+        }
+
+        int buffered() {
+            return count - pos;
         }
     }
 
