@@ -167,4 +167,23 @@ class SharedCommitsTest {
             throw new SQLException(e);
         }
     }
+
+    @Test
+    void aSharedBatchWaitsASecondForLocksAndEveryOtherConnectionKeepsThePoolsSetting() {
+        String inBatch = db.inSharedTransaction(SharedCommitsTest::lockTimeout);
+        assertThat(inBatch).isEqualTo("1s");
+        List<String> outside = IntStream.range(0, 8)
+                .mapToObj(i -> CompletableFuture.supplyAsync(() -> db.withConnection(SharedCommitsTest::lockTimeout)))
+                .map(CompletableFuture::join)
+                .toList();
+        assertThat(outside).containsOnly("0");
+        assertThat(db.inTransaction(SharedCommitsTest::lockTimeout)).isEqualTo("0");
+    }
+
+    private static String lockTimeout(java.sql.Connection c) throws SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("SHOW lock_timeout")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
 }
