@@ -35,8 +35,9 @@ final class SharedCommits implements AutoCloseable {
 
     /**
      * Bounds a batch's wait for another transaction's row lock (the callers then wait alone). Set
-     * once on the writer's own connection, which it keeps: a {@code SET LOCAL} per batch was one more
-     * round trip per commit, a sixth of the accept path's JVM time.
+     * once on the writer's connection, which it keeps while works keep coming (it gives it back after
+     * a tenth of a second without any): a {@code SET LOCAL} per batch was one more round trip per
+     * commit, a sixth of the accept path's JVM time.
      */
     private static final String BATCH_LOCK_TIMEOUT = "SET lock_timeout = '1s'";
     /** Puts a writer's connection back as the pool lent it. */
@@ -138,6 +139,10 @@ final class SharedCommits implements AutoCloseable {
                 try {
                     Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
                     if (first == null) {
+                        if (held != null) { // idle: the pool gets it back (its lifetime rules apply again)
+                            giveBack(held);
+                            held = null;
+                        }
                         continue;
                     }
                     batch.add(first);
