@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             StaticCommand.class,
             HealthCommand.class,
             FakeProviderCommand.class,
+            TrainCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
