@@ -30,9 +30,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code idem train}: runs a throwaway demo node (embedded database in a temporary directory, fake
  * providers, nothing of the caller's configuration) under the traffic a gateway sees, then stops.
- * {@code ./idem} runs it once per build with {@code -XX:AOTCacheOutput}, so the JVM's ahead-of-time
- * cache holds the classes and method profiles of the hot paths and a fresh node is fast from its
- * first seconds instead of after half a minute of compiling.
+ * With {@code IDEM_AOT=on}, {@code ./idem} runs it once per build with {@code -XX:AOTCacheOutput},
+ * so the JVM's ahead-of-time cache holds the classes and method profiles of these paths (the
+ * demo's: docs/configuration.md says when that helps and when it does not).
  */
 @Command(
         name = "train",
