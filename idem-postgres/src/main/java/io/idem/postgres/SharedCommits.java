@@ -136,39 +136,47 @@ final class SharedCommits implements AutoCloseable {
         Connection held = null;
         try {
             while (!closing || !queue.isEmpty()) {
-                try {
-                    Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
-                    if (first == null) {
-                        if (held != null) { // idle: the pool gets it back (its lifetime rules apply again)
-                            giveBack(held);
-                            held = null;
-                        }
-                        continue;
-                    }
-                    batch.add(first);
-                    queue.drainTo(batch, maxBatch - 1);
-                    if (held == null) {
-                        held = borrow();
-                    }
-                    if (!commit(held, batch)) {
-                        giveBack(held);
-                        held = null;
-                    }
-                } catch (InterruptedException e) {
-                    closing = true;
-                } catch (SQLException e) {
-                    batch.forEach(p -> p.failed(new UnableToQueryException(e)));
-                } catch (RuntimeException e) {
-                    batch.forEach(p -> p.failed(e));
-                } finally {
-                    batch.clear();
-                }
+                held = next(batch, held);
             }
         } finally {
             if (held != null) {
                 giveBack(held);
             }
         }
+    }
+
+    /**
+     * Waits a moment for works and commits what came, on {@code held} or a newly borrowed
+     * connection; returns the connection to keep for the next batch, or null once it was given back
+     * (idle, or after a batch that did not commit).
+     */
+    private Connection next(List<Pending<?>> batch, Connection held) {
+        try {
+            Pending<?> first = queue.poll(100, TimeUnit.MILLISECONDS);
+            if (first == null) {
+                if (held != null) { // idle: the pool gets it back (its lifetime rules apply again)
+                    giveBack(held);
+                }
+                return null;
+            }
+            batch.add(first);
+            queue.drainTo(batch, maxBatch - 1);
+            Connection connection = held != null ? held : borrow();
+            if (commit(connection, batch)) {
+                return connection;
+            }
+            giveBack(connection);
+            return null;
+        } catch (InterruptedException e) {
+            closing = true;
+        } catch (SQLException e) {
+            batch.forEach(p -> p.failed(new UnableToQueryException(e)));
+        } catch (RuntimeException e) {
+            batch.forEach(p -> p.failed(e));
+        } finally {
+            batch.clear();
+        }
+        return held;
     }
 
     /** A pool connection for this writer to keep: in a transaction, with the batch's lock timeout. */

@@ -11,6 +11,8 @@ import java.util.function.UnaryOperator;
  * message here quotes it.
  */
 public sealed interface Credential {
+    /** The authorization schemes a key may be sent under. */
+    java.util.regex.Pattern SCHEME = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9-]{0,31}");
 
     /** The provider needs no key. */
     record None() implements Credential {}
@@ -64,7 +66,7 @@ public sealed interface Credential {
      * Authorization: Key …}), if there is one to add.
      */
     default HttpRequest.Builder applyTo(HttpRequest.Builder request, String scheme) {
-        if (!Schemes.VALID.matcher(scheme).matches()) {
+        if (!SCHEME.matcher(scheme).matches()) {
             throw new IllegalArgumentException("not an authorization scheme: '" + scheme + "'");
         }
         return switch (this) {
@@ -72,12 +74,5 @@ public sealed interface Credential {
             case None none -> request;
             case Missing missing -> throw new IllegalStateException("no usable key in " + missing.variable());
         };
-    }
-
-    /** The authorization schemes a key may be sent under, compiled once. */
-    final class Schemes {
-        static final java.util.regex.Pattern VALID = java.util.regex.Pattern.compile("[A-Za-z][A-Za-z0-9-]{0,31}");
-
-        private Schemes() {}
     }
 }

@@ -3,6 +3,7 @@ package io.idem.server.cli;
 import io.idem.server.IdemServer;
 import io.idem.server.config.ConfigLoader;
 import io.idem.server.config.IdemConfig;
+import io.idem.server.http.Json;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -114,11 +115,12 @@ final class TrainCommand implements Callable<Integer> {
         String job = "{\"prompt\":\"a lighthouse over a cloud ocean " + UUID.randomUUID() + "\"}";
         HttpResponse<String> accepted = call(http, base, adminKey, "accept", "/v1/jobs", job);
         if (accepted != null && accepted.statusCode() == 202) {
-            String body = accepted.body();
-            int at = body.indexOf("\"id\":\"");
-            if (at >= 0) {
-                String id = body.substring(at + 6, body.indexOf('"', at + 6));
+            try {
+                String id = Json.MAPPER.readTree(accepted.body()).path("id").asText();
                 call(http, base, adminKey, "read", "/v1/jobs/" + id, null);
+            } catch (IOException e) {
+                answers.computeIfAbsent("accept unreadable", k -> new LongAdder())
+                        .increment();
             }
         }
         String messages = "\"messages\":[{\"role\":\"user\",\"content\":\"Say hello.\"}],\"max_tokens\":16";

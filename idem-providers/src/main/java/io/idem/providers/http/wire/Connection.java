@@ -25,8 +25,6 @@ final class Connection implements AutoCloseable {
     private static final int BUFFER = 16 * 1024;
 
     private final Route route;
-    /** The plain socket's channel; null for TLS, whose reads must not be tried past the TLS layer. */
-    private final SocketChannel channel;
     /** The TCP connection under any TLS: closing it ends every read and write at once, from any thread. */
     private final SocketChannel tcp;
 
@@ -37,9 +35,8 @@ final class Connection implements AutoCloseable {
     /** When this connection went back to the pool, and until when it may be taken again. */
     private long idleUntilNanos;
 
-    private Connection(Route route, SocketChannel channel, SocketChannel tcp, Socket socket) throws IOException {
+    private Connection(Route route, SocketChannel tcp, Socket socket) throws IOException {
         this.route = route;
-        this.channel = channel;
         this.tcp = tcp;
         this.socket = socket;
         this.in = new WireInput(socket.getInputStream(), BUFFER);
@@ -59,7 +56,7 @@ final class Connection implements AutoCloseable {
                 throw new HttpConnectTimeoutException("connect timed out after " + millis + " ms");
             }
             if (!route.secure()) {
-                return new Connection(route, channel, channel, plain);
+                return new Connection(route, channel, plain);
             }
             SSLSocket secure =
                     (SSLSocket) tls.getSocketFactory().createSocket(plain, route.address(), route.port(), true);
@@ -70,7 +67,8 @@ final class Connection implements AutoCloseable {
             secure.setSSLParameters(parameters);
             secure.setSoTimeout(millis);
             secure.startHandshake();
-            return new Connection(route, null, channel, secure);
+            secure.setSoTimeout(0); // reads from here on are bounded by ReadDeadlines
+            return new Connection(route, channel, secure);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -93,29 +91,26 @@ final class Connection implements AutoCloseable {
      * SocketTimeoutException}, also when the read had just ended as the deadline passed.
      */
     <T> T readBy(long deadline, Read<T> read) throws IOException {
-        socket.setSoTimeout(0);
         if (deadline == 0) {
             return read.run();
         }
-        if (deadline - System.nanoTime() <= 0) {
-            sever();
-            throw new SocketTimeoutException("read timed out");
-        }
-        try (ReadDeadlines.Watch watch = ReadDeadlines.SHARED.watch(this, deadline)) {
-            T value;
+        if (deadline - System.nanoTime() > 0) {
+            ReadDeadlines.Watch watch = ReadDeadlines.SHARED.watch(this, deadline);
             try {
-                value = read.run();
-            } catch (IOException e) {
-                if (watch.fired()) {
-                    throw new SocketTimeoutException("read timed out");
+                T value = read.run();
+                if (!watch.fired()) {
+                    return value;
                 }
-                throw e;
+            } catch (IOException e) {
+                if (!watch.fired()) {
+                    throw e;
+                }
+            } finally {
+                watch.close();
             }
-            if (watch.fired()) {
-                throw new SocketTimeoutException("read timed out");
-            }
-            return value;
         }
+        sever();
+        throw new SocketTimeoutException("read timed out");
     }
 
     void idleFor(Duration keepAlive) {
@@ -132,13 +127,13 @@ final class Connection implements AutoCloseable {
         if (closed || System.nanoTime() - idleUntilNanos > 0) {
             return false;
         }
-        if (channel == null) {
+        if (route.secure()) {
             return true;
         }
         try {
-            channel.configureBlocking(false);
-            int read = channel.read(ByteBuffer.allocate(1));
-            channel.configureBlocking(true);
+            tcp.configureBlocking(false);
+            int read = tcp.read(ByteBuffer.allocate(1));
+            tcp.configureBlocking(true);
             return read == 0;
         } catch (IOException e) {
             return false;
