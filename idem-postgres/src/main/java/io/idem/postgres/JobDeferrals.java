@@ -15,11 +15,11 @@ import java.time.Instant;
  * statement that also writes its {@code job.deferred} event (each closed candidate, why, until when).
  */
 final class JobDeferrals {
-    private static final String DEFER = """
+    static final String DEFER = """
             WITH moved AS (
                 UPDATE jobs SET state = 'queued', not_before = ?, round = round + ?, lease_token = NULL,
                        lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                 WHERE id = ? AND lease_token = ? AND state = 'running'
+                 WHERE id = ? AND lease_token = ?
                    AND NOT EXISTS (SELECT 1 FROM provider_attempts a WHERE a.job_id = jobs.id
                                     AND a.status IN ('sending', 'submitted', 'unconfirmed'))
                 RETURNING id, round

@@ -16,6 +16,7 @@ import java.util.UUID;
 /**
  * The lease-fenced moves of a running job, each one statement that also writes its event. A row
  * count of 0 means the lease is gone (DESIGN §4 step 4); the caller keeps the outcome on the attempt.
+ * The fence is {@code id = ? AND lease_token = ?} alone ({@link PgJobQueueStore} says why).
  */
 final class JobTransitionsSql {
 
@@ -30,7 +31,7 @@ final class JobTransitionsSql {
                        error_code = ?, error_message = ?, error_class = ?,
                        review_reason = ?, review_since = ?,
                        lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                 WHERE id = ? AND lease_token = ? AND state = 'running' AND result_attempt_id IS NULL
+                 WHERE id = ? AND lease_token = ? AND result_attempt_id IS NULL
                 RETURNING id
             ), events AS (
                 INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
@@ -42,9 +43,9 @@ final class JobTransitionsSql {
                   FROM moved
             )""";
 
-    private static final String MOVE = "WITH " + MOVE_ITEMS + "\nSELECT count(*) FROM moved\n";
+    static final String MOVE = "WITH " + MOVE_ITEMS + "\nSELECT count(*) FROM moved\n";
 
-    private static final String NOTE_FAILOVER = """
+    static final String NOTE_FAILOVER = """
             INSERT INTO job_events (job_id, type, actor, detail, at)
             SELECT j.id, 'attempt.failed_over', ?,
                    jsonb_strip_nulls(jsonb_build_object(
@@ -52,14 +53,14 @@ final class JobTransitionsSql {
                        'code', a.error_code, 'http_status', NULLIF(a.http_status, 0))),
                    ?
               FROM jobs j JOIN provider_attempts a ON a.id = ?
-             WHERE j.id = ? AND j.lease_token = ? AND j.state = 'running'
+             WHERE j.id = ? AND j.lease_token = ?
             """;
 
-    private static final String RELEASE = """
+    static final String RELEASE = """
             WITH moved AS (
                 UPDATE jobs SET state = 'queued', lease_token = NULL, lease_owner = NULL,
                        lease_expires_at = NULL, updated_at = ?
-                 WHERE id = ? AND lease_token = ? AND state = 'running'
+                 WHERE id = ? AND lease_token = ?
                    AND NOT EXISTS (SELECT 1 FROM provider_attempts a WHERE a.job_id = jobs.id
                                     AND a.status IN ('sending', 'submitted', 'unconfirmed'))
                 RETURNING id

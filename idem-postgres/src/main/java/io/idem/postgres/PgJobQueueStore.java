@@ -28,7 +28,11 @@ import java.util.UUID;
 /**
  * The engine's job storage on PostgreSQL (DESIGN §4). Claims and sweeps are single statements with
  * {@code SKIP LOCKED} (a claim takes no job before its {@code not_before}); every job write names the lease token and reads its row count (0 = the lease
- * is gone); attempt outcomes are written unfenced so a late result always lands. The hot writes of
+ * is gone); attempt outcomes are written unfenced so a late result always lands. A fence is {@code id
+ * = ? AND lease_token = ?} and nothing more: the table's check constraint lets only a running job
+ * hold a token, and a {@code state = 'running'} beside it leads the planner onto an index on {@code
+ * state}, where every job ever claimed left an entry (dead until vacuumed) that each fenced write
+ * would walk, instead of the primary key. The hot writes of
  * a running job (write-ahead, submitted, settle, fail) share commits with other jobs' ({@link
  * Database#inSharedTransaction}): each returns only once its own rows are durable.
  */
@@ -91,30 +95,32 @@ public final class PgJobQueueStore implements JobQueueStore {
      * this worker's jobs in any order, and waiting on them in another order deadlocks. A job skipped
      * now is one being written right now; the next heartbeat extends it, long before its lease ends.
      */
-    private static final String EXTEND_LEASES = """
+    static final String EXTEND_LEASES = """
             UPDATE jobs SET lease_expires_at = ?
-             WHERE id IN (SELECT id FROM jobs WHERE state = 'running' AND lease_token = ANY (?)
+             WHERE id IN (SELECT id FROM jobs WHERE id = ANY (?) AND lease_token = ANY (?)
                            FOR NO KEY UPDATE SKIP LOCKED)
             """;
 
     @Override
     public int extendLeases(Collection<Lease> leases, Instant until) {
+        UUID[] ids = leases.stream().map(Lease::jobId).toArray(UUID[]::new);
         UUID[] tokens = leases.stream().map(Lease::token).toArray(UUID[]::new);
         return db.withConnection(c -> {
             try (PreparedStatement ps = c.prepareStatement(EXTEND_LEASES)) {
                 ps.setTimestamp(1, JobRows.timestamp(until));
-                ps.setArray(2, c.createArrayOf("uuid", tokens));
+                ps.setArray(2, c.createArrayOf("uuid", ids));
+                ps.setArray(3, c.createArrayOf("uuid", tokens));
                 return ps.executeUpdate();
             }
         });
     }
 
-    private static final String WRITE_AHEAD = """
+    static final String WRITE_AHEAD = """
             INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, cost_usd,
                                            expected_cost_usd, started_at)
             SELECT ?, j.id, ?, ?, ?, 'sending', 'unknown', ?::numeric, ?::numeric, ?
               FROM jobs j
-             WHERE j.id = ? AND j.lease_token = ? AND j.state = 'running'
+             WHERE j.id = ? AND j.lease_token = ?
             ON CONFLICT DO NOTHING
             """;
 
@@ -139,9 +145,10 @@ public final class PgJobQueueStore implements JobQueueStore {
         });
     }
 
+    static final String HOLDS_LEASE = "SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?";
+
     private static boolean holdsLease(Connection c, Lease lease) throws SQLException {
-        try (PreparedStatement ps =
-                c.prepareStatement("SELECT 1 FROM jobs WHERE id = ? AND lease_token = ? AND state = 'running'")) {
+        try (PreparedStatement ps = c.prepareStatement(HOLDS_LEASE)) {
             ps.setObject(1, lease.jobId());
             ps.setObject(2, lease.token());
             try (ResultSet rs = ps.executeQuery()) {
@@ -156,7 +163,7 @@ public final class PgJobQueueStore implements JobQueueStore {
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO job_events (job_id, type, actor, detail, at)
                     SELECT id, 'candidate.skipped', ?, jsonb_build_object('provider', ?::text, 'reason', ?::text), ?
-                      FROM jobs WHERE id = ? AND lease_token = ? AND state = 'running'
+                      FROM jobs WHERE id = ? AND lease_token = ?
                     """)) {
                 ps.setString(1, actor);
                 ps.setString(2, provider);

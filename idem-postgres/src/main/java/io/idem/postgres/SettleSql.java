@@ -33,7 +33,7 @@ final class SettleSql {
             unnest(?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[])
                 AS k (id, mime_type, bytes, sha256, location, content)""";
 
-    private static final String SETTLE_AND_END = """
+    static final String SETTLE_AND_END = """
             WITH outcome AS (%s RETURNING id, job_id
             ), kept AS (
                 INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at, content)

@@ -95,4 +95,63 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
         });
         assertThat(plan).contains("jobs_queued_due").containsPattern("Index Cond: \\(not_before <= ");
     }
+
+    @Test
+    void fencedWritesFindTheJobByItsPrimaryKeyWhateverTheStatisticsSay() {
+        // many finished jobs and a few queued, analyzed while none ran: the planner then believes no
+        // job is running, and an index on state looked cheaper than the primary key
+        for (int i = 0; i < 300; i++) {
+            accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0.plusMillis(i));
+        }
+        db.withConnection(c -> {
+            try (var st = c.createStatement()) {
+                st.executeUpdate("UPDATE jobs SET state = 'succeeded' WHERE id IN "
+                        + "(SELECT id FROM jobs ORDER BY created_at LIMIT 280)");
+                st.execute("ANALYZE jobs");
+                return null;
+            }
+        });
+        claimOne("a", t0.plusSeconds(1));
+        for (String fenced : List.of(
+                PgJobQueueStore.WRITE_AHEAD,
+                PgJobQueueStore.HOLDS_LEASE,
+                PgJobQueueStore.EXTEND_LEASES,
+                SettleSql.SETTLE_AND_END,
+                JobTransitionsSql.MOVE,
+                JobTransitionsSql.NOTE_FAILOVER,
+                JobTransitionsSql.RELEASE,
+                JobDeferrals.DEFER)) {
+            // the plan a prepared statement settles on after its first executions
+            String plan = genericPlan(fenced);
+            assertThat(plan)
+                    .as(fenced)
+                    .contains("jobs_pkey")
+                    .doesNotContain("jobs_state_recent")
+                    .doesNotContain("jobs_running_lease");
+        }
+    }
+
+    private String genericPlan(String sql) {
+        StringBuilder numbered = new StringBuilder();
+        int n = 0;
+        for (char ch : sql.toCharArray()) {
+            numbered.append(ch == '?' ? "$" + ++n : String.valueOf(ch));
+        }
+        String nulls = String.join(", ", java.util.Collections.nCopies(n, "NULL"));
+        return db.withConnection(c -> {
+            try (var st = c.createStatement()) {
+                st.execute("PREPARE fenced AS " + numbered);
+                st.execute("SET plan_cache_mode = force_generic_plan");
+                StringBuilder out = new StringBuilder();
+                try (var rs = st.executeQuery("EXPLAIN EXECUTE fenced(" + nulls + ")")) {
+                    while (rs.next()) {
+                        out.append(rs.getString(1)).append('\n');
+                    }
+                }
+                st.execute("RESET plan_cache_mode");
+                st.execute("DEALLOCATE fenced");
+                return out.toString();
+            }
+        });
+    }
 }
