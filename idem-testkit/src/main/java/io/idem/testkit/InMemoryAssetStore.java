@@ -12,8 +12,8 @@ import java.util.UUID;
 
 /**
  * {@link AssetStore} in memory. Saving an attempt twice keeps the first copy, as the file store
- * does. {@link #failing()} makes every save fail, for the "a paid result we could not keep" paths.
- * Thread-safe.
+ * does; a spooled item's file is read and deleted, as the file store takes it over. {@link
+ * #failing()} makes every save fail, for the "a paid result we could not keep" paths. Thread-safe.
  */
 public final class InMemoryAssetStore implements AssetStore {
     private final Map<UUID, List<StoredAsset>> saved = new HashMap<>();
@@ -33,6 +33,7 @@ public final class InMemoryAssetStore implements AssetStore {
         }
         List<StoredAsset> existing = saved.get(attemptId);
         if (existing != null) {
+            result.discard(); // the first copy is kept
             return existing;
         }
         List<StoredAsset> assets = new ArrayList<>();
@@ -42,6 +43,7 @@ public final class InMemoryAssetStore implements AssetStore {
             try (var in = media.open()) {
                 content = in.readAllBytes();
             }
+            media.discard(); // taken over, as the file store moves a spooled file into place
             bytes.put(location, content);
             assets.add(new StoredAsset(UUID.randomUUID(), media.mimeType(), content.length, "sha", location));
         }

@@ -17,6 +17,12 @@ public final class Outcomes {
         return new Outcome.Confirmed(new GenerationResult(List.of(media)), 200, "gen_1", new BigDecimal("0.04"));
     }
 
+    /** A delivered clip spooled to {@code file} (which the caller has written), billed 0.40 USD. */
+    public static Outcome.Confirmed confirmedClip(java.nio.file.Path file) {
+        var media = GenerationResult.Media.spooled(file, "video/mp4");
+        return new Outcome.Confirmed(new GenerationResult(List.of(media)), 200, "gen_2", new BigDecimal("0.40"));
+    }
+
     /** Refused at once with a 503: nothing billed, safe to fail over. */
     public static Outcome.Unavailable unavailable() {
         return new Outcome.Unavailable("http_503", "busy", 503, null);

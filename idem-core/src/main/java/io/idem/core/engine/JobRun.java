@@ -313,13 +313,18 @@ final class JobRun {
         return message == null ? "" : message;
     }
 
-    /** Keeps the media before the job commits; a storage failure parks rather than drops a paid result. */
+    /**
+     * Keeps the media before the job commits; a storage failure parks rather than drops a paid result
+     * (reconcile fetches it again from the vendor). The files spooled for it are deleted then: nothing
+     * names them, so they could only fill the temporary directory.
+     */
     private JobMove keepAssets(UUID attemptId, Outcome.Confirmed confirmed) {
         try {
             List<StoredAsset> saved = assets.save(attemptId, confirmed.result());
             return new JobMove.Succeed(saved);
         } catch (IOException e) {
             log.error("could not store the result of attempt {}", attemptId, e);
+            confirmed.result().discard();
             return new JobMove.Park("result_storage_failed");
         }
     }

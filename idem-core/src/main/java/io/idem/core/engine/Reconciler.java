@@ -226,6 +226,7 @@ public final class Reconciler implements AutoCloseable {
             saved = assets.save(attempt.id(), delivered.outcome().result());
         } catch (IOException e) {
             log.error("could not store the reconciled result of attempt {}", attempt.id(), e);
+            delivered.outcome().result().discard(); // the next check fetches it again
             return unchanged(held, now);
         }
         if (moderation.check(held.job(), saved).filter(v -> !v.delivers()).isPresent()) {

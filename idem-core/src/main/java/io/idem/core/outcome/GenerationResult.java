@@ -20,9 +20,18 @@ public record GenerationResult(List<Media> media) {
     }
 
     /**
+     * Deletes every item's spooled file: for a result that will not be kept (the asset store takes
+     * over the files of a result it keeps). Items in memory have nothing to delete.
+     */
+    public void discard() {
+        media.forEach(Media::discard);
+    }
+
+    /**
      * One delivered item: small ones in memory ({@code bytes}), large ones (a video) spooled to a
      * file as they arrived ({@code file}), so no clip is ever held whole in memory. Exactly one of the
-     * two is set; the asset store takes a spooled file over (moves it) when it keeps the result.
+     * two is set; the asset store takes a spooled file over (moves it) when it keeps the result, and
+     * whoever drops a result instead {@linkplain #discard() discards} it.
      */
     public record Media(byte[] bytes, String mimeType, Path file) {
         public Media {
@@ -43,6 +52,22 @@ public record GenerationResult(List<Media> media) {
 
         public boolean isSpooled() {
             return file != null;
+        }
+
+        /**
+         * Deletes the spooled file, if there is one, for an item that will not be kept. Never throws:
+         * it runs where a result is being dropped, and a file that cannot be deleted now is left to
+         * the temporary directory's cleaner rather than fail that path.
+         */
+        public void discard() {
+            if (file == null) {
+                return;
+            }
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // left behind: see above
+            }
         }
 
         /** Its length in bytes. */

@@ -7,6 +7,11 @@ import java.util.UUID;
 
 /** Keeps delivered media. Saving the same attempt twice is harmless. Thread-safe. */
 public interface AssetStore {
+    /**
+     * Keeps {@code result}, taking over (moving or deleting) the files of its spooled items. When it
+     * throws, the files it had not yet taken over stay where they are: the caller {@linkplain
+     * GenerationResult#discard() discards} them.
+     */
     List<StoredAsset> save(UUID attemptId, GenerationResult result) throws IOException;
 
     byte[] read(String location) throws IOException;

@@ -101,14 +101,14 @@ final class PredictionVerdicts {
                     p.dataRemoved() ? "its output was removed by Replicate's retention" : "it has no readable output";
             return new Outcome.Unconfirmed("malformed_output", "prediction " + id + " succeeded but " + why, 200, id);
         }
-        List<GenerationResult.Media> media;
+        List<GenerationResult.Media> media = new ArrayList<>();
         try {
-            media = new ArrayList<>();
             for (URI url : urls) {
                 // a clip is streamed to disk, an image held in memory: as its host says it is
                 media.add(downloader.receive(url, DOWNLOAD_TIMEOUT));
             }
         } catch (MediaDownloader.DownloadException e) {
+            media.forEach(GenerationResult.Media::discard); // the outputs fetched before this one
             return new Outcome.Unconfirmed(
                     "result_download_failed",
                     "prediction " + id + " succeeded but its output could not be fetched: " + e.getMessage(),

@@ -68,15 +68,24 @@ final class RunwareMedia {
             try {
                 media.add(one(item));
             } catch (MediaDownloader.DownloadException e) {
-                return new Fetch.NotFetched(
+                return notFetched(
+                        media,
                         "result_download_failed",
                         "the task succeeded, but fetching image " + (media.size() + 1) + " failed: " + e.getMessage());
             } catch (IllegalArgumentException e) {
-                return new Fetch.NotFetched(
-                        "malformed_result", "the task succeeded, but image " + (media.size() + 1) + " is unreadable");
+                return notFetched(
+                        media,
+                        "malformed_result",
+                        "the task succeeded, but image " + (media.size() + 1) + " is unreadable");
             }
         }
         return new Fetch.Fetched(new GenerationResult(media), cost(items));
+    }
+
+    /** Not in hand after all: the items fetched before the one that failed are dropped (a clip's file deleted). */
+    private static Fetch.NotFetched notFetched(List<GenerationResult.Media> fetched, String code, String detail) {
+        fetched.forEach(GenerationResult.Media::discard);
+        return new Fetch.NotFetched(code, detail);
     }
 
     private GenerationResult.Media one(JsonNode item) throws MediaDownloader.DownloadException {

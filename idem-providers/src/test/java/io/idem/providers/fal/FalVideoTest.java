@@ -118,6 +118,7 @@ class FalVideoTest {
                          "resolution":"1080p","fps":24,"seed":42,"negative_prompt":"blurry",
                          "image_url":"https://img.example/first.png","end_image_url":"https://img.example/last.png",
                          "generate_audio":true}""")));
+        VideoStandIn.discard(outcome);
     }
 
     @Test
@@ -133,6 +134,7 @@ class FalVideoTest {
                         c -> assertThat(c.costUsd()).isEqualByComparingTo(new BigDecimal("0.40")));
         wm.verify(postRequestedFor(urlPathEqualTo("/" + ENDPOINT)).withRequestBody(equalToJson("""
                         {"prompt":"A lighthouse over a cloud ocean","duration":4,"aspect_ratio":"16:9","resolution":"720p"}""")));
+        VideoStandIn.discard(outcome);
     }
 
     @Test
@@ -196,6 +198,7 @@ class FalVideoTest {
             assertThat(VideoStandIn.spooledBytes(d.outcome().result().media().getFirst()))
                     .isEqualTo(VideoStandIn.MP4);
         });
+        VideoStandIn.discard(answer);
     }
 
     @Test
@@ -228,6 +231,7 @@ class FalVideoTest {
             assertThat(VideoStandIn.spooledBytes(d.outcome().result().media().getFirst()))
                     .isEqualTo(VideoStandIn.MP4);
         });
+        VideoStandIn.discard(answer);
     }
 
     private static AttemptRef ref(Optional<String> requestId) {

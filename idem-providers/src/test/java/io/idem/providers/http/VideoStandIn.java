@@ -5,18 +5,26 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import io.idem.core.domain.VideoParams;
 import io.idem.core.outcome.GenerationResult;
+import io.idem.core.outcome.Outcome;
 import io.idem.core.pricing.PricingModel;
 import io.idem.core.provider.Capabilities;
 import io.idem.core.provider.ProviderSettings;
+import io.idem.core.spi.ReconcileAnswer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Stream;
 
 /** What the video contract tests of every vendor share: a clip to serve, a full request, a per-second price. */
 public final class VideoStandIn {
@@ -42,10 +50,57 @@ public final class VideoStandIn {
     private VideoStandIn() {}
 
     public static ResponseDefinitionBuilder mp4() {
+        return mp4(MP4);
+    }
+
+    /** A media host serving {@code clip}. */
+    public static ResponseDefinitionBuilder mp4(byte[] clip) {
         return aResponse()
                 .withStatus(200)
                 .withHeader("Content-Type", "video/mp4")
-                .withBody(MP4);
+                .withBody(clip);
+    }
+
+    /** A clip no other test serves, so its spool file can be told apart from any other in the temp directory. */
+    public static byte[] uniqueMp4() {
+        return ("\0\0\0\u0018ftypisom" + UUID.randomUUID()).getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The spool files ({@code idem-media-*.part}) in the temporary directory that hold {@code clip}:
+     * none once whoever dropped the clip deleted its file. Other processes' files never match.
+     */
+    public static List<Path> spoolFilesHolding(byte[] clip) {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> files = Files.list(tmp)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("idem-media-"))
+                    .filter(f -> holds(f, clip))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean holds(Path file, byte[] clip) {
+        try {
+            return Files.size(file) == clip.length && Arrays.equals(Files.readAllBytes(file), clip);
+        } catch (IOException e) {
+            return false; // gone meanwhile, or not ours to read
+        }
+    }
+
+    /** Deletes the files a test's delivered result was spooled to (no asset store takes them over here). */
+    public static void discard(Outcome outcome) {
+        if (outcome instanceof Outcome.Confirmed confirmed) {
+            confirmed.result().discard();
+        }
+    }
+
+    /** As {@link #discard(Outcome)}, for a reconcile that found the result. */
+    public static void discard(ReconcileAnswer answer) {
+        if (answer instanceof ReconcileAnswer.Delivered delivered) {
+            delivered.outcome().result().discard();
+        }
     }
 
     /** A provider of {@code adapter} priced {@link #PER_SECOND}, its key in {@code keyVariable}. */

@@ -20,6 +20,7 @@ import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.AnswerRow;
+import io.idem.providers.http.VideoStandIn;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -127,6 +128,7 @@ class KlingAdapterTest {
                         .withRequestBody(matchingJsonPath("$.sound", equalTo("on")))
                         .withRequestBody(
                                 com.github.tomakehurst.wiremock.client.WireMock.notContaining("aspect_ratio")));
+        VideoStandIn.discard(outcome);
     }
 
     @Test

@@ -130,6 +130,30 @@ class ReplicateVideoTest {
                           "generate_audio":true},
                          "webhook":"https://idem.example/v1/hooks/replicate?attempt=a1&sig=abc",
                          "webhook_events_filter":["completed"]}""")));
+        VideoStandIn.discard(outcome);
+    }
+
+    @Test
+    void aClipFetchedBeforeAnotherOutputFailsIsNotLeftOnDisk() {
+        byte[] clip = VideoStandIn.uniqueMp4();
+        GenerationCall call = clip().build();
+        ObjectNode done =
+                (ObjectNode) VendorJson.parse(prediction(call, "succeeded").getBytes(StandardCharsets.UTF_8))
+                        .orElseThrow();
+        done.putArray("output").add(wm.baseUrl() + "/files/own.mp4").add(wm.baseUrl() + "/files/expired.mp4");
+        wm.stubFor(post(urlPathEqualTo("/v1/models/" + MODEL + "/predictions"))
+                .willReturn(json(201, prediction(call, "starting"))));
+        wm.stubFor(get(urlPathEqualTo("/v1/predictions/" + ID)).willReturn(json(200, done.toString())));
+        wm.stubFor(get(urlPathEqualTo("/files/own.mp4")).willReturn(VideoStandIn.mp4(clip)));
+        wm.stubFor(get(urlPathEqualTo("/files/expired.mp4")).willReturn(json(404, "{}")));
+
+        Outcome outcome = adapter(InstantSource.fixed(T0)).generate(call);
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Unconfirmed.class, u -> assertThat(u.code()).isEqualTo("result_download_failed"));
+        wm.verify(getRequestedFor(urlPathEqualTo("/files/own.mp4")));
+        assertThat(VideoStandIn.spoolFilesHolding(clip)).isEmpty();
     }
 
     @Test
@@ -137,10 +161,11 @@ class ReplicateVideoTest {
         GenerationCall call = clip().build();
         runs(call, "succeeded");
 
-        adapter(InstantSource.fixed(T0)).generate(call);
+        Outcome outcome = adapter(InstantSource.fixed(T0)).generate(call);
 
         wm.verify(postRequestedFor(urlPathEqualTo("/v1/models/" + MODEL + "/predictions"))
                 .withHeader("Cancel-After", equalTo("5s")));
+        VideoStandIn.discard(outcome);
     }
 
     @Test
@@ -156,6 +181,7 @@ class ReplicateVideoTest {
         // the pace alone would have polled again within 40 ms
         assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
         wm.verify(2, getRequestedFor(urlPathEqualTo("/v1/predictions/" + ID)));
+        VideoStandIn.discard(outcome);
     }
 
     @Test
@@ -223,5 +249,6 @@ class ReplicateVideoTest {
             assertThat(d.outcome().requestId()).isEqualTo(ID);
             assertThat(d.outcome().costUsd()).isEqualByComparingTo(new BigDecimal("0.60"));
         });
+        VideoStandIn.discard(found);
     }
 }

@@ -3,6 +3,7 @@ package io.idem.providers.runware;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
@@ -138,6 +139,7 @@ class RunwareVideoTest {
                           "frameImages":[{"inputImage":"https://img.example/first.png","frame":"first"},
                                          {"inputImage":"https://img.example/last.png","frame":"last"}],
                           "webhookURL":"https://idem.example/v1/hooks/runware?attempt=a1&sig=abc"}]""".formatted(task, MODEL))));
+        VideoStandIn.discard(outcome);
     }
 
     @Test
@@ -153,6 +155,31 @@ class RunwareVideoTest {
                 .isInstanceOfSatisfying(
                         Outcome.Confirmed.class,
                         c -> assertThat(c.costUsd()).isEqualByComparingTo(new BigDecimal("0.40")));
+        VideoStandIn.discard(outcome);
+    }
+
+    @Test
+    void aClipFetchedBeforeAnotherItemFailsIsNotLeftOnDisk() {
+        byte[] clip = VideoStandIn.uniqueMp4();
+        GenerationCall call = clip(VideoParams.DEFAULTS, new SeenIds());
+        String task = call.reference();
+        String items = "{\"data\": [" + success(task, "own.mp4") + ", " + success(task, "expired.mp4") + "]}";
+        fixture.vendor.stubFor(submit(task).willReturn(json(200, items)));
+        fixture.vendor.stubFor(get(urlPathEqualTo("/videos/own.mp4")).willReturn(VideoStandIn.mp4(clip)));
+        fixture.vendor.stubFor(get(urlPathEqualTo("/videos/expired.mp4")).willReturn(json(404, "{}")));
+
+        Outcome outcome = adapter().generate(call);
+
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        Outcome.Unconfirmed.class, u -> assertThat(u.code()).isEqualTo("result_download_failed"));
+        fixture.vendor.verify(getRequestedFor(urlPathEqualTo("/videos/own.mp4")));
+        assertThat(VideoStandIn.spoolFilesHolding(clip)).isEmpty();
+    }
+
+    private static String success(String task, String file) {
+        return "{\"taskType\": \"videoInference\", \"taskUUID\": \"" + task + "\", \"status\": \"success\","
+                + " \"videoURL\": \"" + fixture.vendor.baseUrl() + "/videos/" + file + "\"}";
     }
 
     @Test
@@ -221,5 +248,6 @@ class RunwareVideoTest {
             assertThat(VideoStandIn.spooledBytes(d.outcome().result().media().getFirst()))
                     .isEqualTo(VideoStandIn.MP4);
         });
+        VideoStandIn.discard(found);
     }
 }

@@ -18,6 +18,7 @@ import io.idem.core.spi.AttemptRef;
 import io.idem.core.spi.CancelAnswer;
 import io.idem.core.spi.ReconcileAnswer;
 import io.idem.providers.http.AnswerRow;
+import io.idem.providers.http.VideoStandIn;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,6 +119,7 @@ class VeoAdapterTest {
                         .withRequestBody(matchingJsonPath("$.instances[0].image.mimeType", equalTo("image/png")))
                         .withRequestBody(
                                 matchingJsonPath("$.instances[0].lastFrame.bytesBase64Encoded", equalTo(png))));
+        VideoStandIn.discard(outcome);
     }
 
     static Stream<AnswerRow> rows() {

@@ -2,6 +2,7 @@ package io.idem.core.engine;
 
 import static io.idem.testkit.JobSpecBuilder.aJobSpec;
 import static io.idem.testkit.Outcomes.confirmed;
+import static io.idem.testkit.Outcomes.confirmedClip;
 import static io.idem.testkit.Outcomes.rejected;
 import static io.idem.testkit.Outcomes.unavailable;
 import static io.idem.testkit.Outcomes.unconfirmed;
@@ -29,12 +30,15 @@ import io.idem.testkit.ManualClock;
 import io.idem.testkit.ProviderBuilder;
 import io.idem.testkit.ScriptedAdapter;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A job's way through its candidates (DESIGN §4), on the in-memory store, scripted vendors and a manual clock. */
 class JobRunTest {
@@ -283,5 +287,17 @@ class JobRunTest {
         assertThat(backup.callCount()).isZero();
         assertThat(UUID.fromString(primary.calls().getFirst().reference()))
                 .isEqualTo(job.attempts().getFirst().id());
+    }
+
+    @Test
+    void aPaidClipThatCannotBeStoredLeavesNoSpoolFileBehind(@TempDir Path dir) throws Exception {
+        Path spooled = Files.write(dir.resolve("idem-media-1.part"), new byte[] {0, 0, 0, 24});
+        assets.failing();
+        primary.then(confirmedClip(spooled));
+
+        Job job = runOnBoth();
+
+        assertThat(job.review().orElseThrow().reason()).isEqualTo("result_storage_failed");
+        assertThat(spooled).doesNotExist();
     }
 }

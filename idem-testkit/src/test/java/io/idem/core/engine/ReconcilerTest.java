@@ -3,6 +3,7 @@ package io.idem.core.engine;
 import static io.idem.testkit.AttemptBuilder.anAttempt;
 import static io.idem.testkit.JobBuilder.aParkedJob;
 import static io.idem.testkit.Outcomes.confirmed;
+import static io.idem.testkit.Outcomes.confirmedClip;
 import static io.idem.testkit.ProviderBuilder.aProvider;
 import static io.idem.testkit.ProviderBuilder.registryOf;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +21,8 @@ import io.idem.core.spi.ReviewCase;
 import io.idem.testkit.InMemoryAssetStore;
 import io.idem.testkit.ManualClock;
 import io.idem.testkit.ScriptedAdapter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +30,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -187,6 +191,17 @@ class ReconcilerTest {
         vendor.onReconcile(new ReconcileAnswer.Delivered(confirmed()));
         assertThat(check(job)).isEqualTo(Verdict.UNCHANGED);
         assertThat(store.calls()).containsExactly("letGo");
+    }
+
+    @Test
+    void aDeliveredClipThatCannotBeStoredLeavesNoSpoolFileBehind(@TempDir Path dir) throws Exception {
+        Path spooled = Files.write(dir.resolve("idem-media-1.part"), new byte[] {0, 0, 0, 24});
+        Job job = parked(AttemptStatus.UNCONFIRMED);
+        assets.failing();
+        vendor.onReconcile(new ReconcileAnswer.Delivered(confirmedClip(spooled)));
+
+        assertThat(check(job)).isEqualTo(Verdict.UNCHANGED);
+        assertThat(spooled).doesNotExist();
     }
 
     @Test
