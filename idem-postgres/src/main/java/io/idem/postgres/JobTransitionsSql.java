@@ -21,10 +21,12 @@ import java.util.UUID;
 final class JobTransitionsSql {
 
     /**
-     * A fenced move and its event, as the WITH items {@code moved} and {@code events}: {@link #MOVE}
-     * alone, or behind the attempt's outcome and results in {@link SettleSql}.
+     * A fenced move and its event: the WITH item {@code moved}, then the event's insert as the
+     * statement itself, so the statement's row count is the move's (1, or 0 when the lease is gone)
+     * and moves of many jobs can share a round trip ({@link BatchedWork}). {@link #MOVE} alone, or
+     * behind the attempt's outcome and results in {@link SettleSql}.
      */
-    static final String MOVE_ITEMS = """
+    static final String MOVE_TAIL = """
             moved AS (
                 UPDATE jobs
                    SET state = ?, result_provider = ?, result_attempt_id = ?,
@@ -33,17 +35,17 @@ final class JobTransitionsSql {
                        lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
                  WHERE id = ? AND lease_token = ? AND result_attempt_id IS NULL
                 RETURNING id
-            ), events AS (
-                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
-                SELECT id, ?, 'running', ?, ?,
-                       jsonb_strip_nulls(jsonb_build_object(
-                           'attempt_id', ?::text, 'provider', ?::text, 'code', ?::text,
-                           'reason', ?::text, 'message', ?::text)),
-                       ?
-                  FROM moved
-            )""";
+            )
+            INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+            SELECT id, ?, 'running', ?, ?,
+                   jsonb_strip_nulls(jsonb_build_object(
+                       'attempt_id', ?::text, 'provider', ?::text, 'code', ?::text,
+                       'reason', ?::text, 'message', ?::text)),
+                   ?
+              FROM moved
+            """;
 
-    static final String MOVE = "WITH " + MOVE_ITEMS + "\nSELECT count(*) FROM moved\n";
+    static final String MOVE = "WITH " + MOVE_TAIL;
 
     static final String NOTE_FAILOVER = """
             INSERT INTO job_events (job_id, type, actor, detail, at)
@@ -142,11 +144,11 @@ final class JobTransitionsSql {
         try (PreparedStatement ps = c.prepareStatement(MOVE)) {
             bindMove(ps, 1, lease, end, actor, now);
             return UnexpectedRowCountException.oneRow(
-                    count(ps), "move to " + end.to().wire(), lease.jobId());
+                    ps.executeUpdate(), "move to " + end.to().wire(), lease.jobId());
         }
     }
 
-    /** Binds {@link #MOVE_ITEMS} from parameter {@code from}. */
+    /** Binds {@link #MOVE_TAIL} from parameter {@code from}. */
     static void bindMove(PreparedStatement ps, int from, Lease lease, End end, String actor, Instant now)
             throws SQLException {
         JobTransitions.check(JobState.RUNNING, end.to());

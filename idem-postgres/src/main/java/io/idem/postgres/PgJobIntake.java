@@ -44,10 +44,10 @@ public final class PgJobIntake implements JobIntake {
                    'skipped', jsonb_object(?::text[], ?::text[])), created_at
             """;
 
+    /** The job and its event; the statement's row count is the event's (always 1). */
     private static final String ACCEPT = """
-            WITH job AS (%s RETURNING id, candidates, created_at),
-                 event AS (%s FROM job)
-            SELECT id FROM job
+            WITH job AS (%s RETURNING id, candidates, created_at)
+            %s FROM job
             """.formatted(INSERT_JOB, INSERT_EVENT);
 
     private static final String ACCEPT_WITH_KEY = """
@@ -60,9 +60,8 @@ public final class PgJobIntake implements JobIntake {
                        request_id = EXCLUDED.request_id
                  WHERE idempotency_keys.expires_at <= EXCLUDED.created_at OR idempotency_keys.created_at < ?
                 RETURNING job_id
-            ), job AS (%s WHERE EXISTS (SELECT 1 FROM key) RETURNING id, candidates, created_at),
-               event AS (%s FROM job)
-            SELECT id FROM job
+            ), job AS (%s WHERE EXISTS (SELECT 1 FROM key) RETURNING id, candidates, created_at)
+            %s FROM job
             """.formatted(INSERT_JOB, INSERT_EVENT);
 
     private static final String FIND_KEY = """
@@ -72,37 +71,37 @@ public final class PgJobIntake implements JobIntake {
     @Override
     public Accepted accept(String owner, UUID apiKeyId, JobSpec spec, IdempotencyClaim key, Instant now) {
         UUID jobId = UUID.randomUUID();
-        // accepts share commits with each other's (each returns only once its own job is durable)
+        // accepts share commits, and round trips, with each other's (each returns only once its own
+        // job is durable); the row count is the job's event: 0 when the key was taken before
         if (key == null) {
-            return db.inSharedTransaction(c -> {
-                try (PreparedStatement ps = c.prepareStatement(ACCEPT)) {
-                    int next = bindJob(c, ps, 1, jobId, owner, apiKeyId, spec, now);
-                    bindEvent(c, ps, next, owner, spec);
-                    ps.executeQuery().close();
-                    return new Accepted.Created(jobId, now);
-                }
-            });
-        }
-        return db.inSharedTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement(ACCEPT_WITH_KEY)) {
-                ps.setBytes(1, key.digest());
-                ps.setString(2, owner);
-                ps.setBytes(3, key.requestHash());
-                ps.setObject(4, jobId);
-                ps.setTimestamp(5, JobRows.timestamp(now));
-                ps.setTimestamp(6, JobRows.timestamp(now.plus(key.retention())));
-                ps.setString(7, key.requestId());
-                ps.setTimestamp(8, JobRows.timestamp(key.countsFrom()));
-                int next = bindJob(c, ps, 9, jobId, owner, apiKeyId, spec, now);
-                bindEvent(c, ps, next, owner, spec);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (rs.next()) {
+            return db.inSharedTransaction(new BatchedWork<>(
+                    ACCEPT,
+                    (c, ps) -> {
+                        int next = bindJob(c, ps, 1, jobId, owner, apiKeyId, spec, now);
+                        bindEvent(c, ps, next, owner, spec);
+                    },
+                    (c, rows) -> {
+                        if (rows != 1) {
+                            throw new UnexpectedRowCountException("accept", jobId, rows);
+                        }
                         return new Accepted.Created(jobId, now);
-                    }
-                }
-            }
-            return existing(c, key);
-        });
+                    }));
+        }
+        return db.inSharedTransaction(new BatchedWork<>(
+                ACCEPT_WITH_KEY,
+                (c, ps) -> {
+                    ps.setBytes(1, key.digest());
+                    ps.setString(2, owner);
+                    ps.setBytes(3, key.requestHash());
+                    ps.setObject(4, jobId);
+                    ps.setTimestamp(5, JobRows.timestamp(now));
+                    ps.setTimestamp(6, JobRows.timestamp(now.plus(key.retention())));
+                    ps.setString(7, key.requestId());
+                    ps.setTimestamp(8, JobRows.timestamp(key.countsFrom()));
+                    int next = bindJob(c, ps, 9, jobId, owner, apiKeyId, spec, now);
+                    bindEvent(c, ps, next, owner, spec);
+                },
+                (c, rows) -> rows == 1 ? new Accepted.Created(jobId, now) : existing(c, key)));
     }
 
     private static Accepted existing(Connection c, IdempotencyClaim key) throws SQLException {

@@ -126,23 +126,25 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public AheadResult writeAhead(Lease lease, AttemptDraft draft, Instant now) {
-        return db.inSharedTransaction(c -> {
-            try (PreparedStatement ps = c.prepareStatement(WRITE_AHEAD)) {
-                ps.setObject(1, draft.attemptId());
-                ps.setString(2, draft.provider());
-                ps.setString(3, draft.vendorModel());
-                ps.setInt(4, draft.round());
-                ps.setBigDecimal(5, draft.expectedCostUsd());
-                ps.setBigDecimal(6, draft.expectedCostUsd());
-                ps.setTimestamp(7, JobRows.timestamp(now));
-                ps.setObject(8, lease.jobId());
-                ps.setObject(9, lease.token());
-                if (ps.executeUpdate() == 1) {
-                    return AheadResult.WRITTEN;
-                }
-            }
-            return holdsLease(c, lease) ? AheadResult.ALREADY_ATTEMPTED : AheadResult.LEASE_LOST;
-        });
+        return db.inSharedTransaction(new BatchedWork<>(
+                WRITE_AHEAD,
+                (c, ps) -> {
+                    ps.setObject(1, draft.attemptId());
+                    ps.setString(2, draft.provider());
+                    ps.setString(3, draft.vendorModel());
+                    ps.setInt(4, draft.round());
+                    ps.setBigDecimal(5, draft.expectedCostUsd());
+                    ps.setBigDecimal(6, draft.expectedCostUsd());
+                    ps.setTimestamp(7, JobRows.timestamp(now));
+                    ps.setObject(8, lease.jobId());
+                    ps.setObject(9, lease.token());
+                },
+                (c, rows) -> {
+                    if (rows == 1) {
+                        return AheadResult.WRITTEN;
+                    }
+                    return holdsLease(c, lease) ? AheadResult.ALREADY_ATTEMPTED : AheadResult.LEASE_LOST;
+                }));
     }
 
     static final String HOLDS_LEASE = "SELECT 1 FROM jobs WHERE id = ? AND lease_token = ?";
@@ -198,19 +200,19 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public boolean settle(Lease lease, Settlement settlement, String actor, Instant now) {
-        return db.inSharedTransaction(c -> {
-            boolean moved;
-            if (settlement.move() instanceof JobMove.Continue) {
-                SettleSql.recordOutcome(c, settlement, now);
-                moved = transitions.apply(c, lease, settlement, actor, now);
-            } else {
-                moved = SettleSql.settleAndEnd(c, lease, settlement, actor, now);
-            }
+        SettleSql.AfterMove<Boolean> verdict = (c, moved) -> {
             if (moved && settlement.verdict().isPresent()) {
                 noteVerdict(c, lease, settlement, settlement.verdict().get(), actor, now);
             }
             return moved;
-        });
+        };
+        if (settlement.move() instanceof JobMove.Continue) {
+            return db.inSharedTransaction(c -> {
+                SettleSql.recordOutcome(c, settlement, now);
+                return verdict.moved(c, transitions.apply(c, lease, settlement, actor, now));
+            });
+        }
+        return db.inSharedTransaction(SettleSql.settleAndEnd(lease, settlement, actor, now, verdict));
     }
 
     /** Audits output moderation's verdict on the attempt's result, beside the job's move. */

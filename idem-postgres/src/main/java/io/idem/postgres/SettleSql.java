@@ -40,9 +40,7 @@ final class SettleSql {
                 SELECT k.id, o.job_id, o.id, k.mime_type, k.bytes, k.sha256, k.location, ?, k.content
                   FROM outcome o, %s
                 ON CONFLICT (id) DO NOTHING
-            ), %s
-            SELECT count(*) FROM moved
-            """.formatted(OUTCOME, ASSET_ROWS, JobTransitionsSql.MOVE_ITEMS);
+            ), %s""".formatted(OUTCOME, ASSET_ROWS, JobTransitionsSql.MOVE_TAIL);
 
     private SettleSql() {}
 
@@ -56,24 +54,35 @@ final class SettleSql {
 
     /**
      * Records the outcome and results and ends the job's run as the settlement says, in one
-     * statement; {@code false} when the lease was lost.
+     * statement; {@code then} gets whether the move held ({@code false}: the lease was lost) and
+     * may write more beside it. Settles of many jobs that share a commit share a round trip.
      */
-    static boolean settleAndEnd(Connection c, Lease lease, Settlement settlement, String actor, Instant now)
-            throws SQLException {
+    static <T> BatchedWork<T> settleAndEnd(
+            Lease lease, Settlement settlement, String actor, Instant now, AfterMove<T> then) {
         JobTransitionsSql.End end = JobTransitionsSql.endOf(settlement);
         List<StoredAsset> kept = switch (settlement.move()) {
             case JobMove.Succeed succeed -> succeed.assets();
             case JobMove.Fail fail -> fail.withheld();
             default -> List.of();
         };
-        try (PreparedStatement ps = c.prepareStatement(SETTLE_AND_END)) {
-            int i = bindOutcome(ps, settlement, now);
-            ps.setTimestamp(i++, JobRows.timestamp(now));
-            i = bindAssetRows(c, ps, i, kept);
-            JobTransitionsSql.bindMove(ps, i, lease, end, actor, now);
-            return UnexpectedRowCountException.oneRow(
-                    JobTransitionsSql.count(ps), "settle to " + end.to().wire(), lease.jobId());
-        }
+        return new BatchedWork<>(
+                SETTLE_AND_END,
+                (c, ps) -> {
+                    int i = bindOutcome(ps, settlement, now);
+                    ps.setTimestamp(i++, JobRows.timestamp(now));
+                    i = bindAssetRows(c, ps, i, kept);
+                    JobTransitionsSql.bindMove(ps, i, lease, end, actor, now);
+                },
+                (c, rows) -> then.moved(
+                        c,
+                        UnexpectedRowCountException.oneRow(
+                                rows, "settle to " + end.to().wire(), lease.jobId())));
+    }
+
+    /** What follows a settle's move on the same connection, in the same transaction. */
+    @FunctionalInterface
+    interface AfterMove<T> {
+        T moved(Connection connection, boolean held) throws SQLException;
     }
 
     /** Binds {@link #ASSET_ROWS} from parameter {@code from}; returns the next. */

@@ -1,9 +1,12 @@
 package io.idem.postgres;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -25,9 +28,10 @@ import javax.sql.DataSource;
  * Database#inTransaction}. A failed commit fails every caller of the batch, as a failed commit of
  * their own would.
  *
- * <p>Works must not commit, roll back or change the connection's settings, and must not rely on not
- * seeing the changes of works before them in the batch (each names its own rows: a job's lease,
- * an attempt id). Thread-safe.
+ * <p>Works must not commit, roll back or change the connection's settings, and must not rely on
+ * seeing or not seeing the changes of other works in the batch, nor on running before or after them
+ * (each names its own rows: a job's lease, an attempt id). The works of one {@link BatchedWork}
+ * statement go to the database in one round trip. Thread-safe.
  */
 final class SharedCommits implements AutoCloseable {
     /** What a caller gets instead of a result when its batch rolled back: run the work yourself. */
@@ -55,6 +59,13 @@ final class SharedCommits implements AutoCloseable {
 
         void run(Connection connection) throws SQLException {
             result = work.run(connection);
+        }
+
+        /** Its statement ran in a batch with others and wrote {@code rows}. */
+        void counted(Connection connection, int rows) throws SQLException {
+            @SuppressWarnings("unchecked") // only a BatchedWork's pending is counted
+            BatchedWork<T> statement = (BatchedWork<T>) work;
+            result = statement.counted().result(connection, rows);
         }
 
         /** The batch committed: the caller gets what its work returned. */
@@ -210,9 +221,7 @@ final class SharedCommits implements AutoCloseable {
         boolean worksRan = false;
         try {
             try {
-                for (Pending<?> pending : batch) {
-                    pending.run(connection);
-                }
+                runAll(connection, batch);
                 worksRan = true;
                 connection.commit();
             } catch (SQLException | RuntimeException e) {
@@ -235,6 +244,46 @@ final class SharedCommits implements AutoCloseable {
         works.addAndGet(batch.size());
         batch.forEach(Pending::committed);
         return true;
+    }
+
+    /**
+     * Runs a batch's works: each of its own, except that the works of one {@link BatchedWork}
+     * statement go to the database together, one round trip for all of them. Works name their own
+     * rows, so their order inside a batch does not matter.
+     */
+    private static void runAll(Connection connection, List<Pending<?>> batch) throws SQLException {
+        Map<String, List<Pending<?>>> alike = new LinkedHashMap<>();
+        for (Pending<?> pending : batch) {
+            if (pending.work instanceof BatchedWork<?> statement) {
+                alike.computeIfAbsent(statement.sql(), sql -> new ArrayList<>()).add(pending);
+            } else {
+                pending.run(connection);
+            }
+        }
+        for (Map.Entry<String, List<Pending<?>>> group : alike.entrySet()) {
+            runTogether(connection, group.getKey(), group.getValue());
+        }
+    }
+
+    private static void runTogether(Connection connection, String sql, List<Pending<?>> group) throws SQLException {
+        if (group.size() == 1) {
+            group.getFirst().run(connection);
+            return;
+        }
+        int[] rows;
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (Pending<?> pending : group) {
+                ((BatchedWork<?>) pending.work).binder().bind(connection, statement);
+                statement.addBatch();
+            }
+            rows = statement.executeBatch();
+        }
+        for (int i = 0; i < group.size(); i++) {
+            if (rows[i] < 0) {
+                throw new IllegalStateException("the database did not count the rows of a batched statement");
+            }
+            group.get(i).counted(connection, rows[i]);
+        }
     }
 
     @Override

@@ -91,8 +91,43 @@ class SharedCommitsTest {
 
     @Test
     void aFailingWorkFailsAloneAndTheOthersOfItsBatchStillLand() throws Exception {
+        List<java.util.function.Supplier<Object>> works = new java.util.ArrayList<>(IntStream.range(10_000, 10_020)
+                .mapToObj(n -> (java.util.function.Supplier<Object>) () -> insert(n))
+                .toList());
+        works.add(() -> db.inSharedTransaction(c -> {
+            c.createStatement().execute("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
+            return c.createStatement().executeUpdate("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
+        }));
+        var futures = inOneBatch(works);
+        futures.subList(0, 20).forEach(CompletableFuture::join);
+        assertThatThrownBy(futures.get(20)::join).hasCauseInstanceOf(UnableToQueryException.class);
+        assertThat(TestDatabases.column(
+                        db, "SELECT count(*) FROM shared_rows WHERE n BETWEEN 10000 AND 10019 AND tx <> 0"))
+                .containsExactly("20");
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM shared_rows WHERE tx = 0"))
+                .containsExactly("0");
+    }
+
+    /** Row {@code n} as one statement that may share a round trip: its count, and what the row holds. */
+    private static String insertCounted(int n, String tx) {
+        return db.inSharedTransaction(new BatchedWork<>(
+                "INSERT INTO shared_rows (n, tx) VALUES (?, " + tx + ") ON CONFLICT (n) DO NOTHING",
+                (c, ps) -> ps.setInt(1, n),
+                (c, rows) -> {
+                    try (PreparedStatement ps = c.prepareStatement("SELECT tx FROM shared_rows WHERE n = ?")) {
+                        ps.setInt(1, n);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            return (rows == 1 ? "new " : "taken ") + rs.getLong(1);
+                        }
+                    }
+                }));
+    }
+
+    /** Queues {@code works} behind both writers, so that they share one batch, and runs them. */
+    private static <T> List<CompletableFuture<T>> inOneBatch(List<java.util.function.Supplier<T>> works)
+            throws InterruptedException {
         CountDownLatch hold = new CountDownLatch(1);
-        // occupy both writers so the next works queue up and share one batch
         try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
             var blockers = IntStream.range(0, 2)
                     .mapToObj(i -> CompletableFuture.runAsync(
@@ -103,26 +138,56 @@ class SharedCommitsTest {
                             callers))
                     .toList();
             Thread.sleep(200);
-            var good = IntStream.range(10_000, 10_020)
-                    .mapToObj(n -> CompletableFuture.supplyAsync(() -> insert(n), callers))
+            var futures = works.stream()
+                    .map(work -> CompletableFuture.supplyAsync(work, callers))
                     .toList();
-            var duplicate = CompletableFuture.runAsync(
-                    () -> db.inSharedTransaction(c -> {
-                        c.createStatement().execute("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
-                        return c.createStatement().executeUpdate("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
-                    }),
-                    callers);
             Thread.sleep(200);
             hold.countDown();
             blockers.forEach(CompletableFuture::join);
-            good.forEach(CompletableFuture::join);
-            assertThatThrownBy(duplicate::join).hasCauseInstanceOf(UnableToQueryException.class);
+            futures.forEach(f -> f.handle((v, e) -> v).join());
+            return futures;
         }
-        assertThat(TestDatabases.column(
-                        db, "SELECT count(*) FROM shared_rows WHERE n BETWEEN 10000 AND 10019 AND tx <> 0"))
-                .containsExactly("20");
-        assertThat(TestDatabases.column(db, "SELECT count(*) FROM shared_rows WHERE tx = 0"))
-                .containsExactly("0");
+    }
+
+    @Test
+    void statementsThatShareABatchEachGetTheirOwnRowCountAndMayAskMore() throws Exception {
+        insert(30_000);
+        insert(30_010);
+        List<java.util.function.Supplier<String>> works = IntStream.range(30_000, 30_020)
+                .mapToObj(n -> (java.util.function.Supplier<String>) () -> insertCounted(n, "txid_current()"))
+                .toList();
+        List<String> answers =
+                inOneBatch(works).stream().map(CompletableFuture::join).toList();
+
+        long shared = Long.parseLong(answers.get(1).substring("new ".length()));
+        for (int i = 0; i < 20; i++) {
+            if (i == 0 || i == 10) {
+                assertThat(answers.get(i))
+                        .as("row %d was there before", i)
+                        .startsWith("taken ")
+                        .isNotEqualTo("taken " + shared);
+            } else {
+                assertThat(answers.get(i))
+                        .as("row %d, written in the batch's one transaction", i)
+                        .isEqualTo("new " + shared);
+            }
+        }
+    }
+
+    @Test
+    void aFailingStatementOfABatchFailsAloneAndTheOthersStillLandWithTheirOwnCounts() throws Exception {
+        List<java.util.function.Supplier<String>> works = new java.util.ArrayList<>(IntStream.range(40_000, 40_010)
+                .mapToObj(n -> (java.util.function.Supplier<String>) () -> insertCounted(n, "txid_current()"))
+                .toList());
+        works.add(() -> insertCounted(40_010, "NULL")); // tx is NOT NULL: this one fails
+        var futures = inOneBatch(works);
+
+        for (int i = 0; i < 10; i++) {
+            assertThat(futures.get(i).join()).startsWith("new ");
+        }
+        assertThatThrownBy(futures.get(10)::join).hasCauseInstanceOf(UnableToQueryException.class);
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM shared_rows WHERE n BETWEEN 40000 AND 40010"))
+                .containsExactly("10");
     }
 
     @Test
