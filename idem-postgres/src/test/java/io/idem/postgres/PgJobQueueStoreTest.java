@@ -1,6 +1,7 @@
 package io.idem.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
@@ -129,6 +130,22 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
                     .doesNotContain("jobs_state_recent")
                     .doesNotContain("jobs_running_lease");
         }
+    }
+
+    @Test
+    void onlyARunningJobCanHoldALeaseTokenSoTheTokenAloneFencesAWrite() {
+        accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0);
+        var running = claimOne("a", t0);
+        accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0.plusSeconds(1));
+        assertThatThrownBy(() -> db.withConnection(c -> c.createStatement()
+                        .executeUpdate("UPDATE jobs SET lease_token = gen_random_uuid() WHERE state = 'queued'")))
+                .isInstanceOf(UnableToQueryException.class)
+                .hasMessageContaining("23514"); // check_violation
+        assertThatThrownBy(() -> db.withConnection(c -> c.createStatement()
+                        .executeUpdate("UPDATE jobs SET state = 'succeeded' WHERE id = '"
+                                + running.job().id() + "'")))
+                .isInstanceOf(UnableToQueryException.class)
+                .hasMessageContaining("23514");
     }
 
     private String genericPlan(String sql) {

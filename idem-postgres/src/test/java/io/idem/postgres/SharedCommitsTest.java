@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,8 +93,8 @@ class SharedCommitsTest {
 
     @Test
     void aFailingWorkFailsAloneAndTheOthersOfItsBatchStillLand() throws Exception {
-        List<java.util.function.Supplier<Object>> works = new java.util.ArrayList<>(IntStream.range(10_000, 10_020)
-                .mapToObj(n -> (java.util.function.Supplier<Object>) () -> insert(n))
+        List<Supplier<Object>> works = new ArrayList<>(IntStream.range(10_000, 10_020)
+                .mapToObj(n -> (Supplier<Object>) () -> insert(n))
                 .toList());
         works.add(() -> db.inSharedTransaction(c -> {
             c.createStatement().execute("INSERT INTO shared_rows (n, tx) VALUES (10000, 0)");
@@ -125,8 +127,7 @@ class SharedCommitsTest {
     }
 
     /** Queues {@code works} behind both writers, so that they share one batch, and runs them. */
-    private static <T> List<CompletableFuture<T>> inOneBatch(List<java.util.function.Supplier<T>> works)
-            throws InterruptedException {
+    private static <T> List<CompletableFuture<T>> inOneBatch(List<Supplier<T>> works) throws InterruptedException {
         CountDownLatch hold = new CountDownLatch(1);
         try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
             var blockers = IntStream.range(0, 2)
@@ -153,8 +154,8 @@ class SharedCommitsTest {
     void statementsThatShareABatchEachGetTheirOwnRowCountAndMayAskMore() throws Exception {
         insert(30_000);
         insert(30_010);
-        List<java.util.function.Supplier<String>> works = IntStream.range(30_000, 30_020)
-                .mapToObj(n -> (java.util.function.Supplier<String>) () -> insertCounted(n, "txid_current()"))
+        List<Supplier<String>> works = IntStream.range(30_000, 30_020)
+                .mapToObj(n -> (Supplier<String>) () -> insertCounted(n, "txid_current()"))
                 .toList();
         List<String> answers =
                 inOneBatch(works).stream().map(CompletableFuture::join).toList();
@@ -176,8 +177,8 @@ class SharedCommitsTest {
 
     @Test
     void aFailingStatementOfABatchFailsAloneAndTheOthersStillLandWithTheirOwnCounts() throws Exception {
-        List<java.util.function.Supplier<String>> works = new java.util.ArrayList<>(IntStream.range(40_000, 40_010)
-                .mapToObj(n -> (java.util.function.Supplier<String>) () -> insertCounted(n, "txid_current()"))
+        List<Supplier<String>> works = new ArrayList<>(IntStream.range(40_000, 40_010)
+                .mapToObj(n -> (Supplier<String>) () -> insertCounted(n, "txid_current()"))
                 .toList());
         works.add(() -> insertCounted(40_010, "NULL")); // tx is NOT NULL: this one fails
         var futures = inOneBatch(works);
