@@ -7,7 +7,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -110,17 +112,21 @@ class SharedCommitsTest {
                 .containsExactly("0");
     }
 
-    /** Row {@code n} as one statement that may share a round trip: its count, and what the row holds. */
+    /**
+     * Row {@code n} as one statement that may share a round trip: its count, what the row holds, and the
+     * transaction the follow-up question ran in ({@code "new 17 in 17"}).
+     */
     private static String insertCounted(int n, String tx) {
         return db.inSharedTransaction(new BatchedWork<>(
                 "INSERT INTO shared_rows (n, tx) VALUES (?, " + tx + ") ON CONFLICT (n) DO NOTHING",
                 (c, ps) -> ps.setInt(1, n),
                 (c, rows) -> {
-                    try (PreparedStatement ps = c.prepareStatement("SELECT tx FROM shared_rows WHERE n = ?")) {
+                    try (PreparedStatement ps =
+                            c.prepareStatement("SELECT tx, txid_current() FROM shared_rows WHERE n = ?")) {
                         ps.setInt(1, n);
                         try (ResultSet rs = ps.executeQuery()) {
                             rs.next();
-                            return (rows == 1 ? "new " : "taken ") + rs.getLong(1);
+                            return (rows == 1 ? "new " : "taken ") + rs.getLong(1) + " in " + rs.getLong(2);
                         }
                     }
                 }));
@@ -160,19 +166,24 @@ class SharedCommitsTest {
         List<String> answers =
                 inOneBatch(works).stream().map(CompletableFuture::join).toList();
 
-        long shared = Long.parseLong(answers.get(1).substring("new ".length()));
+        Set<String> transactions = new HashSet<>();
         for (int i = 0; i < 20; i++) {
+            String[] answer = answers.get(i).split(" "); // count, the row's tx, "in", the asking tx
             if (i == 0 || i == 10) {
-                assertThat(answers.get(i))
-                        .as("row %d was there before", i)
-                        .startsWith("taken ")
-                        .isNotEqualTo("taken " + shared);
+                assertThat(answer[0]).as("row %d was there before", i).isEqualTo("taken");
+                assertThat(answer[1])
+                        .as("row %d was written by an earlier transaction", i)
+                        .isNotEqualTo(answer[3]);
             } else {
-                assertThat(answers.get(i))
-                        .as("row %d, written in the batch's one transaction", i)
-                        .isEqualTo("new " + shared);
+                assertThat(answer[0]).as("row %d is new", i).isEqualTo("new");
+                assertThat(answer[3])
+                        .as("row %d was asked about in the transaction that wrote it", i)
+                        .isEqualTo(answer[1]);
+                transactions.add(answer[1]);
             }
         }
+        // the two writers each take what is queued when they come free: 18 works share at most a few commits
+        assertThat(transactions).as("the works shared transactions").hasSizeLessThanOrEqualTo(3);
     }
 
     @Test
