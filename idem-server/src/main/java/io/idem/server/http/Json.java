@@ -39,10 +39,13 @@ public final class Json {
     static final java.time.Duration DRAIN_FOR = java.time.Duration.ofSeconds(5);
     static final java.time.Duration DRAIN_IDLE = java.time.Duration.ofMillis(250);
 
+    /** A {@code Content-Length} whose value fits a long: one to eighteen digits. */
+    private static final java.util.regex.Pattern LENGTH = java.util.regex.Pattern.compile("\\d{1,18}");
+
     /** The request's raw body, at most {@code maxBytes} long. */
     public static byte[] body(Context ctx, long maxBytes) {
         String length = ctx.header("Content-Length");
-        if (length != null && length.matches("\\d{1,18}") && Long.parseLong(length) > maxBytes) {
+        if (length != null && LENGTH.matcher(length).matches() && Long.parseLong(length) > maxBytes) {
             drainUnlessContinueExpected(ctx);
             throw tooLarge(maxBytes);
         }

@@ -93,4 +93,13 @@ class ApiErrorsTest {
         assertThat(logged.list).hasSize(1);
         assertThat(logged.list.getFirst().getFormattedMessage()).contains("GET /npe");
     }
+
+    @Test
+    void aNewRequestIdIsReqAndTwentyHexDigitsAndNeverRepeats() {
+        var ids = java.util.stream.IntStream.range(0, 10_000)
+                .mapToObj(i -> ApiErrors.newRequestId())
+                .toList();
+        assertThat(ids).allMatch(id -> id.matches("req_[0-9a-f]{20}"));
+        assertThat(ids).doesNotHaveDuplicates();
+    }
 }

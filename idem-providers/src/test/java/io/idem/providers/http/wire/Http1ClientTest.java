@@ -2,6 +2,7 @@ package io.idem.providers.http.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.idem.providers.http.SendTracker;
 import java.io.InputStream;
@@ -17,6 +18,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -181,6 +185,36 @@ class Http1ClientTest {
                     .build();
             assertThatThrownBy(() -> client.send(request, HttpResponse.BodyHandlers.ofString()))
                     .isInstanceOf(HttpTimeoutException.class);
+        }
+    }
+
+    @Test
+    void theDeadlineWatcherSleepsTowardTheEarliestDeadlineAndAnEarlierOneWakesIt() throws Exception {
+        // closed in reverse: the server first, which ends the long read, then the callers
+        try (var callers = Executors.newVirtualThreadPerTaskExecutor();
+                WireStandIn server = WireStandIn.start((conn, head) -> conn.in().read() >= 0)) {
+            HttpRequest slow = HttpRequest.newBuilder(server.uri("/slow"))
+                    .timeout(Duration.ofMinutes(5))
+                    .GET()
+                    .build();
+            Future<?> longRead = callers.submit(() -> client.send(slow, HttpResponse.BodyHandlers.ofString()));
+            await().atMost(Duration.ofSeconds(5)).until(() -> server.requests.size() == 1);
+            // the deadline watcher now sleeps toward the five-minute deadline instead of looking every tick
+            long wakes = ReadDeadlines.SHARED.wakes();
+            Thread.sleep(500);
+            assertThat(ReadDeadlines.SHARED.wakes() - wakes).isLessThanOrEqualTo(5);
+            // and a read with an earlier deadline wakes it
+            HttpRequest quick = HttpRequest.newBuilder(server.uri("/quick"))
+                    .timeout(Duration.ofMillis(200))
+                    .GET()
+                    .build();
+            Future<?> shortRead = callers.submit(() -> client.send(quick, HttpResponse.BodyHandlers.ofString()));
+            assertThat(shortRead)
+                    .failsWithin(Duration.ofSeconds(30))
+                    .withThrowableOfType(ExecutionException.class)
+                    .withCauseInstanceOf(HttpTimeoutException.class);
+            assertThat(longRead).isNotDone();
+            longRead.cancel(true);
         }
     }
 
