@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.idem.core.chat.TokenUsage;
+import io.idem.providers.http.PooledJson;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.Set;
 
 /** The chat adapters' JSON mapper and tolerant readers: a vendor may send anything. */
 final class ChatJson {
-    static final ObjectMapper MAPPER = new ObjectMapper();
+    static final ObjectMapper MAPPER = PooledJson.mapper();
     static final JsonNode MISSING = MissingNode.getInstance();
 
     private ChatJson() {}

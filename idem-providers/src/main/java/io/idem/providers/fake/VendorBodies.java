@@ -6,13 +6,14 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idem.providers.http.PooledJson;
 import java.util.Base64;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /** The fake vendor's JSON bodies (snake_case on the wire) and the one mapper that writes them. */
 final class VendorBodies {
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = PooledJson.mapper();
 
     private VendorBodies() {}
 

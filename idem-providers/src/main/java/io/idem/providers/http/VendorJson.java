@@ -13,7 +13,7 @@ import java.util.Optional;
  */
 public final class VendorJson {
     /** The one mapper adapters build and read vendor JSON with. */
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    public static final ObjectMapper MAPPER = PooledJson.mapper();
 
     private VendorJson() {}
 

@@ -3,6 +3,7 @@ package io.idem.providers.moderation;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.idem.core.moderation.ModerationVerdict;
+import io.idem.providers.http.PooledJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +19,7 @@ import java.util.function.Function;
  * names the failure but never the key or the answer's body. Thread-safe.
  */
 final class ModerationCalls {
-    static final ObjectMapper JSON = new ObjectMapper();
+    static final ObjectMapper JSON = PooledJson.mapper();
 
     private final String name;
     private final URI url;

@@ -10,6 +10,9 @@ import java.util.List;
  * started.
  */
 public final class HttpServer implements AutoCloseable {
+    /** The buffer Javalin copies a response through: a JSON answer fits, a file takes a few rounds. */
+    static final int RESPONSE_COPY_BYTES = 8 * 1024;
+
     private final Javalin app;
     private final String host;
 
@@ -29,6 +32,9 @@ public final class HttpServer implements AutoCloseable {
             c.concurrency.useVirtualThreads = true;
             c.startup.showJavalinBanner = false;
             c.http.maxRequestSize = settings.maxRequestBytes() + 1;
+            // Javalin copies each response through a buffer of this size, taken fresh per response;
+            // its default (Jetty's output buffer, 32 KB) was a third of what a chat call allocated
+            c.http.responseBufferSize = RESPONSE_COPY_BYTES;
             c.jetty.host = settings.host();
             c.jetty.port = settings.port();
             ApiErrors.install(c);

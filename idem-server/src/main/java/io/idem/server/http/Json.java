@@ -4,16 +4,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.idem.providers.http.PooledJson;
 import io.javalin.http.Context;
 import java.io.UncheckedIOException;
 
 /** The one JSON mapper of the HTTP layer; responses are plain maps and lists. */
 public final class Json {
     public static final ObjectMapper MAPPER =
-            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, false);
+            PooledJson.mapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, false);
     /** Canonical form: keys sorted, used for request hashes. */
     public static final ObjectMapper CANONICAL =
-            new ObjectMapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
+            PooledJson.mapper().configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true);
 
     private Json() {}
 

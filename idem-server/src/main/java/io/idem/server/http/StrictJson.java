@@ -1,6 +1,5 @@
 package io.idem.server.http;
 
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.idem.providers.http.PooledJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -32,7 +32,7 @@ public final class StrictJson {
     /** The deepest nesting of objects and arrays a body may have (the body's own object is 1). */
     public static final int MAX_DEPTH = 64;
 
-    private static final ObjectMapper STRICT = new ObjectMapper(JsonFactory.builder()
+    private static final ObjectMapper STRICT = new ObjectMapper(PooledJson.factory()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                     .streamReadConstraints(StreamReadConstraints.builder()
                             .maxNestingDepth(MAX_DEPTH)
