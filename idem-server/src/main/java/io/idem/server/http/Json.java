@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.idem.providers.http.PooledJson;
 import io.javalin.http.Context;
+import java.io.EOFException;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /** The one JSON mapper of the HTTP layer; responses are plain maps and lists. */
@@ -42,17 +44,22 @@ public final class Json {
 
     /** A {@code Content-Length} whose value fits a long: one to eighteen digits. */
     private static final java.util.regex.Pattern LENGTH = java.util.regex.Pattern.compile("\\d{1,18}");
+    /** The longest body read into one array of its declared length. */
+    private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
 
     /** The request's raw body, at most {@code maxBytes} long. */
     public static byte[] body(Context ctx, long maxBytes) {
         String length = ctx.header("Content-Length");
-        if (length != null && LENGTH.matcher(length).matches() && Long.parseLong(length) > maxBytes) {
+        long declared = length != null && LENGTH.matcher(length).matches() ? Long.parseLong(length) : -1;
+        if (declared > maxBytes) {
             drainUnlessContinueExpected(ctx);
             throw tooLarge(maxBytes);
         }
         byte[] body;
         try {
-            body = ctx.bodyAsBytes();
+            body = declared >= 0 && declared <= MAX_ARRAY ? declared(ctx, (int) declared) : ctx.bodyAsBytes();
+        } catch (IOException e) {
+            throw ApiError.badRequest("invalid_body", "the request body could not be read: it ended early");
         } catch (RuntimeException e) {
             if (e instanceof io.javalin.http.HttpResponseException http && http.getStatus() == 413) {
                 drainUnlessContinueExpected(ctx);
@@ -63,6 +70,19 @@ public final class Json {
         }
         if (body.length > maxBytes) {
             throw tooLarge(maxBytes);
+        }
+        return body;
+    }
+
+    /**
+     * A body of a declared length (at most {@code maxBytes}, checked before), read into an array of
+     * exactly that size. Javalin's own read goes through a fresh 8 KB buffer and a growing copy, which
+     * was a tenth of what a chat call allocated; bodies without a length (chunked) still take it.
+     */
+    private static byte[] declared(Context ctx, int length) throws IOException {
+        byte[] body = ctx.req().getInputStream().readNBytes(length);
+        if (body.length < length) {
+            throw new EOFException("the body ended after " + body.length + " of " + length + " bytes");
         }
         return body;
     }

@@ -217,6 +217,21 @@ class HostileInputTest {
     }
 
     @Test
+    void aBodyThatEndsBeforeItsDeclaredLengthIsA400AndChangesNothing() {
+        TableSnapshot before = snapshot();
+        var answer = RawHttp.sendAndStop(
+                server.node().baseUrl(),
+                "POST",
+                "/v1/jobs",
+                "Authorization: Bearer " + TestServer.ADMIN_KEY + "\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: 100\r\n",
+                "{\"prompt\": \"x\"}".getBytes(StandardCharsets.US_ASCII));
+        assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.json().path("error").path("code").asText()).isIn("invalid_body", "bad_request");
+        assertThat(snapshot()).isEqualTo(before);
+    }
+
+    @Test
     void aValidlySignedCallbackWhoseReferenceIsNotAnAttemptIdIsA400() {
         String reference = "not-a-uuid";
         byte[] mac = ServerSecret.of("test-secret-0123456789abcdef").hmac("hook", "primary", reference);

@@ -42,7 +42,21 @@ final class RawHttp {
         ByteArrayOutputStream request = new ByteArrayOutputStream();
         request.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
         request.writeBytes(body);
-        return exchange(base, request.toByteArray());
+        return exchange(base, request.toByteArray(), false);
+    }
+
+    /** As {@link #send}, then closes the sending side: whatever the head declared, nothing more comes. */
+    static Answer sendAndStop(String baseUrl, String method, String path, String headerLines, byte[] body) {
+        URI base = URI.create(baseUrl);
+        String head = method + " " + path + " HTTP/1.1\r\n"
+                + "Host: " + base.getHost() + ":" + base.getPort() + "\r\n"
+                + "Connection: close\r\n"
+                + headerLines
+                + "\r\n";
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
+        request.writeBytes(body);
+        return exchange(base, request.toByteArray(), true);
     }
 
     /** A JSON POST with a correct Content-Length over {@code body}'s exact bytes. */
@@ -56,11 +70,14 @@ final class RawHttp {
                 body);
     }
 
-    private static Answer exchange(URI base, byte[] request) {
+    private static Answer exchange(URI base, byte[] request, boolean stopSending) {
         try (Socket socket = new Socket(base.getHost(), base.getPort())) {
             socket.setSoTimeout(15_000);
             socket.getOutputStream().write(request);
             socket.getOutputStream().flush();
+            if (stopSending) {
+                socket.shutdownOutput();
+            }
             return parse(readAll(socket.getInputStream()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
