@@ -33,20 +33,15 @@ final class RawHttp {
 
     /** A request head with {@code Connection: close}, the given extra header lines, and {@code body}. */
     static Answer send(String baseUrl, String method, String path, String headerLines, byte[] body) {
-        URI base = URI.create(baseUrl);
-        String head = method + " " + path + " HTTP/1.1\r\n"
-                + "Host: " + base.getHost() + ":" + base.getPort() + "\r\n"
-                + "Connection: close\r\n"
-                + headerLines
-                + "\r\n";
-        ByteArrayOutputStream request = new ByteArrayOutputStream();
-        request.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
-        request.writeBytes(body);
-        return exchange(base, request.toByteArray(), false);
+        return exchange(URI.create(baseUrl), request(baseUrl, method, path, headerLines, body), false);
     }
 
     /** As {@link #send}, then closes the sending side: whatever the head declared, nothing more comes. */
     static Answer sendAndStop(String baseUrl, String method, String path, String headerLines, byte[] body) {
+        return exchange(URI.create(baseUrl), request(baseUrl, method, path, headerLines, body), true);
+    }
+
+    private static byte[] request(String baseUrl, String method, String path, String headerLines, byte[] body) {
         URI base = URI.create(baseUrl);
         String head = method + " " + path + " HTTP/1.1\r\n"
                 + "Host: " + base.getHost() + ":" + base.getPort() + "\r\n"
@@ -56,7 +51,7 @@ final class RawHttp {
         ByteArrayOutputStream request = new ByteArrayOutputStream();
         request.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
         request.writeBytes(body);
-        return exchange(base, request.toByteArray(), true);
+        return request.toByteArray();
     }
 
     /** A JSON POST with a correct Content-Length over {@code body}'s exact bytes. */
