@@ -103,6 +103,22 @@ class PgOutboxTest {
         assertThat(outboxTypes()).endsWith("api:model_failover");
     }
 
+    /**
+     * A SQL function with a subquery is not inlined, and called from a plpgsql trigger it is parsed
+     * and planned again on every row (V46): no trigger of ours may call one.
+     */
+    @Test
+    void noTriggerCallsASqlFunctionThatIsPlannedAgainOnEveryRow() {
+        assertThat(rows("""
+                        SELECT t.tgrelid::regclass || ' -> ' || f.proname || ' -> ' || s.proname
+                          FROM pg_trigger t
+                          JOIN pg_proc f ON f.oid = t.tgfoid
+                          JOIN pg_proc s ON s.pronamespace = f.pronamespace
+                                        AND s.prolang = (SELECT oid FROM pg_language WHERE lanname = 'sql')
+                         WHERE NOT t.tgisinternal AND f.prosrc ~ ('\\m' || s.proname || '\\s*\\(')
+                        """)).isEmpty();
+    }
+
     @Test
     void fanOutMatchesTypesOwnersLiveKeysAndTheSubscriptionsAge() {
         UUID revoked = key("ops2", Role.ADMIN);
