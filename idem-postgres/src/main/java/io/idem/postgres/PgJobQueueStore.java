@@ -60,7 +60,10 @@ public final class PgJobQueueStore implements JobQueueStore {
             )
             SELECT %s, j.lease_token,
                    ARRAY(SELECT a.provider FROM provider_attempts a
-                          WHERE a.job_id = j.id AND a.round = j.round) AS attempted
+                          WHERE a.job_id = j.id AND a.round = j.round) AS attempted,
+                   EXISTS (SELECT 1 FROM api_keys k
+                            WHERE k.id = j.api_key_id
+                              AND (k.daily_budget_usd IS NOT NULL OR k.monthly_budget_usd IS NOT NULL)) AS key_budgeted
               FROM claimed j
             """.formatted(JobRows.JOB_COLUMNS);
 
@@ -81,8 +84,12 @@ public final class PgJobQueueStore implements JobQueueStore {
                     while (rs.next()) {
                         var job = JobRows.job(rs, List.of(), List.of());
                         var lease = new Lease(job.id(), rs.getObject("lease_token", UUID.class));
-                        claimed.add(
-                                new ClaimedJob(job, lease, new HashSet<>(JobRows.strings(rs.getArray("attempted")))));
+                        claimed.add(new ClaimedJob(
+                                job,
+                                lease,
+                                new HashSet<>(JobRows.strings(rs.getArray("attempted"))),
+                                rs.getBoolean("key_budgeted"),
+                                now));
                     }
                 }
                 return claimed;

@@ -2,9 +2,12 @@ package io.idem.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
+import io.idem.core.domain.Role;
+import io.idem.core.spi.ClaimedJob;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.testkit.contract.JobQueueStoreContract;
 import java.time.Instant;
@@ -52,6 +55,42 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
     @Override
     protected List<String> eventTypes(UUID jobId) {
         return reads.events(jobId).stream().map(e -> e.type().wire()).toList();
+    }
+
+    /** The claim reads the key's budgets, so a worker asks the budgets only when a key has one. */
+    @Test
+    void aClaimSaysWhetherTheJobsKeyCarriesABudget() {
+        UUID plain = key("plain");
+        UUID daily = key("daily");
+        UUID monthly = key("monthly");
+        TestDatabases.column(db, "UPDATE api_keys SET daily_budget_usd = 5 WHERE id = '" + daily + "' RETURNING id");
+        TestDatabases.column(
+                db, "UPDATE api_keys SET monthly_budget_usd = 50 WHERE id = '" + monthly + "' RETURNING id");
+        var spec = io.idem.testkit.JobSpecBuilder.aJobSpec().build();
+        UUID none = intake.accept("alice", null, spec, null, t0).jobId();
+        UUID ofPlain =
+                intake.accept("alice", plain, spec, null, t0.plusMillis(1)).jobId();
+        UUID ofDaily =
+                intake.accept("alice", daily, spec, null, t0.plusMillis(2)).jobId();
+        UUID ofMonthly =
+                intake.accept("alice", monthly, spec, null, t0.plusMillis(3)).jobId();
+        Instant now = t0.plusSeconds(1);
+
+        var claimed = store.claim("a", 10, now, java.time.Duration.ofSeconds(30));
+
+        assertThat(claimed)
+                .extracting(c -> c.job().id(), ClaimedJob::keyBudgeted, ClaimedJob::claimedAt)
+                .containsExactlyInAnyOrder(
+                        tuple(none, false, now),
+                        tuple(ofPlain, false, now),
+                        tuple(ofDaily, true, now),
+                        tuple(ofMonthly, true, now));
+    }
+
+    private UUID key(String owner) {
+        UUID id = UUID.randomUUID();
+        new PgApiKeys(db).insert(id, "idem_" + owner, id.toString().getBytes(), owner, Role.CLIENT, t0);
+        return id;
     }
 
     @Test

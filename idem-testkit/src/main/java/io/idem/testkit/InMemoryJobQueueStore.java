@@ -83,7 +83,8 @@ public final class InMemoryJobQueueStore implements JobQueueStore {
                     .filter(a -> a.round == job.round)
                     .map(a -> a.provider)
                     .collect(Collectors.toSet());
-            claimed.add(new ClaimedJob(job.view(false), new Lease(job.id, job.leaseToken), tried));
+            // it keeps no API keys, so it cannot say a key has no budget: every hold asks the spend store
+            claimed.add(new ClaimedJob(job.view(false), new Lease(job.id, job.leaseToken), tried, true, now));
         }
         return claimed;
     }

@@ -58,6 +58,11 @@ public final class ProviderBudgets {
         return new Status(spend.settledUsd(), spend.heldUsd(), Optional.of(budget));
     }
 
+    /** Whether {@code provider} has a daily budget of its own. */
+    public boolean capped(String provider) {
+        return budgets.containsKey(provider);
+    }
+
     /** Why a call must not even ask for a hold ({@code budget_exhausted}: settled spend is at the cap), or empty. */
     public Optional<String> blocked(String provider) {
         return status(provider).exhausted() ? Optional.of("budget_exhausted") : Optional.empty();

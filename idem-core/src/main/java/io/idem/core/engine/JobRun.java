@@ -183,7 +183,7 @@ final class JobRun {
         String vendorModel = provider.settings().vendorModel(job.spec().model());
         BigDecimal expected = provider.settings().pricing().expectedCost(job.spec());
         JobSpending.Admitted.Go go;
-        switch (spending.admit(claimed, name, attemptId, expected)) {
+        switch (spending.admit(claimed, name, attemptId, expected, clock.instant())) {
             case JobSpending.Admitted.Skip skip -> {
                 store.noteSkipped(claimed.lease(), name, skip.reason(), actor, clock.instant());
                 return new Step.Next(skip.reason());

@@ -11,6 +11,7 @@ import io.idem.core.spi.JobMove;
 import io.idem.core.spi.JobQueueStore;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -24,6 +25,12 @@ import java.util.UUID;
 final class JobSpending {
     /** How long a hold may wait for its attempt to be written ahead before the sweeper releases it. */
     static final Duration HOLD_FOR = Duration.ofMinutes(1);
+    /**
+     * How long the claim's reading of the job's key stands in for asking the budgets again: a key
+     * without budgets on an uncapped provider goes out without a hold (no round trip). As long as
+     * the API's key cache, so a budget set on a key binds jobs as soon as it binds chat calls.
+     */
+    static final Duration KEY_READING_STANDS = Duration.ofSeconds(5);
 
     private final JobQueueStore store;
     private final ProviderGate gate;
@@ -45,7 +52,7 @@ final class JobSpending {
         record Block(JobMove.Fail failure) implements Admitted {}
     }
 
-    Admitted admit(ClaimedJob claimed, String provider, UUID attemptId, BigDecimal expected) {
+    Admitted admit(ClaimedJob claimed, String provider, UUID attemptId, BigDecimal expected, Instant now) {
         Job job = claimed.job();
         Optional<BigDecimal> ceiling = job.spec().maxCostUsd();
         if (ceiling.isPresent() && !CostCeiling.fits(ceiling, store.costSoFar(job.id()), expected)) {
@@ -58,11 +65,19 @@ final class JobSpending {
             }
             case Admission.Allowed allowed -> probe = allowed.probe();
         }
+        if (!gate.budgets().capped(provider) && keyUnbudgeted(claimed, now)) {
+            return new Admitted.Go(probe, false);
+        }
         return switch (gate.hold(attemptId, provider, Optional.of(job.id()), Optional.empty(), expected, HOLD_FOR)) {
             case Hold.Held held -> new Admitted.Go(probe, true);
             case Hold.Uncapped uncapped -> new Admitted.Go(probe, false);
             case Hold.Refused refused -> refused(refused);
         };
+    }
+
+    /** The claim found the job's key without budgets, and not longer ago than {@link #KEY_READING_STANDS}. */
+    private static boolean keyUnbudgeted(ClaimedJob claimed, Instant now) {
+        return !claimed.keyBudgeted() && now.isBefore(claimed.claimedAt().plus(KEY_READING_STANDS));
     }
 
     /** A provider without room is skipped; a key without room blocks the job. */

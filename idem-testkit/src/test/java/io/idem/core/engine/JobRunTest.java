@@ -238,6 +238,54 @@ class JobRunTest {
         assertThat(spend.announced()).isEmpty();
     }
 
+    /**
+     * A key's budget is asked before the call, unless the claim found the job's key without budgets
+     * less than {@link JobSpending#KEY_READING_STANDS} ago: then no hold is taken (no round trip).
+     */
+    @Test
+    void aKeyBudgetIsAskedUnlessTheClaimFoundTheKeyWithoutOneMomentsAgo() {
+        UUID key = UUID.randomUUID();
+        spend.keyBudgets(key, new BigDecimal("0.01"), null);
+        primary.thenAlways(confirmed());
+
+        Job budgeted = runClaimed(claimOfKey(key, true, clock.instant()));
+        Job oldReading = runClaimed(claimOfKey(key, false, clock.instant().minus(JobSpending.KEY_READING_STANDS)));
+        Job freshReading = runClaimed(claimOfKey(key, false, clock.instant().minusSeconds(4)));
+
+        assertThat(budgeted.state()).isEqualTo(JobState.FAILED);
+        assertThat(budgeted.error().orElseThrow().errorClass()).isEqualTo("budget");
+        assertThat(oldReading.state()).isEqualTo(JobState.FAILED);
+        assertThat(oldReading.error().orElseThrow().errorClass()).isEqualTo("budget");
+        assertThat(freshReading.state()).isEqualTo(JobState.SUCCEEDED);
+        assertThat(primary.callCount()).isEqualTo(1);
+    }
+
+    @Test
+    void aCappedProviderIsAlwaysHeldEvenWhenTheClaimFoundTheKeyWithoutBudgets() {
+        spend.spent("primary", new BigDecimal("0.99"));
+        backup.then(confirmed());
+
+        ClaimedJob claimed = claimOfKey(UUID.randomUUID(), false, clock.instant());
+        runner(aProvider("primary", primary).dailyBudget("1.00"), aProvider("backup", backup))
+                .run(claimed);
+        Job job = store.find(claimed.job().id()).orElseThrow();
+
+        assertThat(job.result().orElseThrow().provider()).isEqualTo("backup");
+        assertThat(primary.callCount()).isZero();
+    }
+
+    /** A claim of a new job of {@code key}, as a store would report it: the key's budgets read at {@code at}. */
+    private ClaimedJob claimOfKey(UUID key, boolean keyBudgeted, java.time.Instant at) {
+        ClaimedJob claimed = claim(aJobSpec().build());
+        spend.jobKey(claimed.job().id(), key);
+        return new ClaimedJob(claimed.job(), claimed.lease(), claimed.attemptedThisRound(), keyBudgeted, at);
+    }
+
+    private Job runClaimed(ClaimedJob claimed) {
+        runner(aProvider("primary", primary)).run(claimed);
+        return store.find(claimed.job().id()).orElseThrow();
+    }
+
     @Test
     void anUnbilledAttemptDoesNotCountAgainstTheJobsCostCeiling() {
         primary.then(unavailable());
