@@ -7,11 +7,14 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.idem.core.domain.Job;
 import io.idem.core.domain.JobSpec;
 import io.idem.core.domain.Role;
+import io.idem.core.spi.ApiKeys;
 import io.idem.core.spi.ClaimedJob;
 import io.idem.core.spi.JobQueueStore;
 import io.idem.testkit.contract.JobQueueStoreContract;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,12 +63,9 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
     /** The claim reads the key's budgets, so a worker asks the budgets only when a key has one. */
     @Test
     void aClaimSaysWhetherTheJobsKeyCarriesABudget() {
-        UUID plain = key("plain");
-        UUID daily = key("daily");
-        UUID monthly = key("monthly");
-        TestDatabases.column(db, "UPDATE api_keys SET daily_budget_usd = 5 WHERE id = '" + daily + "' RETURNING id");
-        TestDatabases.column(
-                db, "UPDATE api_keys SET monthly_budget_usd = 50 WHERE id = '" + monthly + "' RETURNING id");
+        UUID plain = key("plain", ApiKeys.Attributes.UNCHANGED);
+        UUID daily = key("daily", new ApiKeys.Attributes(null, null, Optional.of(BigDecimal.valueOf(5)), null));
+        UUID monthly = key("monthly", new ApiKeys.Attributes(null, null, null, Optional.of(BigDecimal.valueOf(50))));
         var spec = io.idem.testkit.JobSpecBuilder.aJobSpec().build();
         UUID none = intake.accept("alice", null, spec, null, t0).jobId();
         UUID ofPlain =
@@ -87,9 +87,11 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
                         tuple(ofMonthly, true, now));
     }
 
-    private UUID key(String owner) {
+    private UUID key(String owner, ApiKeys.Attributes attributes) {
         UUID id = UUID.randomUUID();
-        new PgApiKeys(db).insert(id, "idem_" + owner, id.toString().getBytes(), owner, Role.CLIENT, t0);
+        PgApiKeys keys = new PgApiKeys(db);
+        keys.insert(id, "idem_" + owner, id.toString().getBytes(), owner, Role.CLIENT, t0);
+        keys.update(id, attributes);
         return id;
     }
 
