@@ -157,6 +157,7 @@ class RoutingPolicyTest {
                             .asText()
                             .equals("succeeded"));
         }
+        awaitNoJobInFlight();
         int ledger = us.ledger().size() + eu.ledger().size();
         var refused = server.post("/v1/jobs", budgeted, "{\"prompt\": \"x\"}");
         assertThat(refused.status()).isEqualTo(429);
@@ -174,6 +175,7 @@ class RoutingPolicyTest {
                         .get("state")
                         .asText()
                         .equals("succeeded"));
+        awaitNoJobInFlight();
         int ledger = us.ledger().size() + eu.ledger().size();
 
         String second = created(budgeted, "{\"prompt\": \"x\"}").get("id").asText();
@@ -190,8 +192,21 @@ class RoutingPolicyTest {
         assertThat(us.ledger().size() + eu.ledger().size()).isEqualTo(ledger);
     }
 
+    /** Waits until no job of the earlier tests is queued or running, so none calls a vendor now. */
+    private static void awaitNoJobInFlight() {
+        org.awaitility.Awaitility.await().until(() -> {
+            List<String> states = new ArrayList<>();
+            server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY)
+                    .body()
+                    .get("data")
+                    .forEach(j -> states.add(j.get("state").asText()));
+            return states.stream().noneMatch(state -> state.equals("queued") || state.equals("running"));
+        });
+    }
+
     @Test
     void routeCheckExplainsEveryCandidateAndCallsNothing() {
+        awaitNoJobInFlight(); // the ledger below must not move for an earlier test's job
         int ledger = us.ledger().size() + eu.ledger().size();
         int jobs = server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY)
                 .body()
