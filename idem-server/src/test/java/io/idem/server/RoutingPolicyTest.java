@@ -194,14 +194,15 @@ class RoutingPolicyTest {
 
     /** Waits until no job of the earlier tests is queued or running, so none calls a vendor now. */
     private static void awaitNoJobInFlight() {
-        org.awaitility.Awaitility.await().until(() -> {
-            List<String> states = new ArrayList<>();
-            server.get("/v1/jobs?limit=200", TestServer.ADMIN_KEY)
-                    .body()
-                    .get("data")
-                    .forEach(j -> states.add(j.get("state").asText()));
-            return states.stream().noneMatch(state -> state.equals("queued") || state.equals("running"));
-        });
+        org.awaitility.Awaitility.await()
+                .until(
+                        () -> server
+                                .get("/v1/jobs?limit=200", TestServer.ADMIN_KEY)
+                                .body()
+                                .get("data")
+                                .findValuesAsText("state")
+                                .stream()
+                                .noneMatch(state -> state.equals("queued") || state.equals("running")));
     }
 
     @Test
