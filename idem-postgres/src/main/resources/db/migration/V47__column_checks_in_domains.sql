@@ -56,10 +56,25 @@ ALTER DOMAIN job_event_type ADD CONSTRAINT job_events_type_known CHECK (VALUE IN
     'job.succeeded', 'job.failed', 'job.manual_review', 'job.reconciled', 'job.resolved', 'job.review_expired',
     'job.canceled', 'output.moderated'));
 
--- A column's statistics go with its old type: gather them again at once, so the claim's and the
--- reads' plans do not wait for autovacuum.
-ANALYZE jobs (state, video_seconds, image_options);
-ANALYZE job_events (type);
-ANALYZE provider_attempts (status, billable);
-ANALYZE chat_attempts (billable, outcome);
-ANALYZE budget_holds (billable, kind);
+-- A column's statistics go with its old type: gather them again at once where there are rows, so
+-- the claim's and the reads' plans do not wait for autovacuum. Not on an empty table: that would
+-- record it as empty, and a new install's planner would then pass over the partial indexes.
+DO $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM jobs) THEN
+        ANALYZE jobs (state, video_seconds, image_options);
+    END IF;
+    IF EXISTS (SELECT 1 FROM job_events) THEN
+        ANALYZE job_events (type);
+    END IF;
+    IF EXISTS (SELECT 1 FROM provider_attempts) THEN
+        ANALYZE provider_attempts (status, billable);
+    END IF;
+    IF EXISTS (SELECT 1 FROM chat_attempts) THEN
+        ANALYZE chat_attempts (billable, outcome);
+    END IF;
+    IF EXISTS (SELECT 1 FROM budget_holds) THEN
+        ANALYZE budget_holds (billable, kind);
+    END IF;
+END
+$$;
