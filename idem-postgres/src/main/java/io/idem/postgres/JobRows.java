@@ -47,18 +47,6 @@ final class JobRows {
                   ORDER BY o) AS image_inputs
             """;
 
-    /**
-     * The {@code image_options} object from its seven parameters, nulls left out (NULL when all are):
-     * provider options stay the canonical text they were hashed as.
-     */
-    static final String IMAGE_OPTIONS = """
-            NULLIF(jsonb_strip_nulls(jsonb_build_object('quality', ?::text, 'style', ?::text,
-                'background', ?::text, 'output_format', ?::text, 'output_compression', ?::integer,
-                'moderation', ?::text, 'provider_options', ?::text,
-                'inputs', (SELECT jsonb_agg(jsonb_build_object('mask', m, 'mime_type', t, 'base64', b) ORDER BY o)
-                           FROM unnest(?::boolean[], ?::text[], ?::text[]) WITH ORDINALITY AS u(m, t, b, o)))),
-                '{}'::jsonb)""";
-
     static final String ATTEMPT_COLUMNS = """
             a.id, a.job_id, a.provider, a.model, a.round, a.status, a.error_class, a.error_code,
             a.http_status, a.provider_request_id, a.latency_ms, a.billable, a.cost_usd,
@@ -193,7 +181,7 @@ final class JobRows {
                 .toList();
     }
 
-    /** Binds the ten parameters of {@link #IMAGE_OPTIONS} from {@code from}; the next index. */
+    /** Binds the ten image parameters of an accepted job from {@code from} (PgJobIntake); the next index. */
     static int bindImage(java.sql.PreparedStatement ps, int from, ImageParams image) throws SQLException {
         int i = from;
         ps.setString(i++, image.quality().orElse(null));

@@ -27,42 +27,91 @@ public final class PgJobIntake implements JobIntake {
         this.db = db;
     }
 
-    private static final String INSERT_JOB = """
+    /**
+     * One accepted job's parameters, in the order {@link #bindJob} and {@link #bindEvent} set them:
+     * the job's columns, its video and image parameters, then its event's.
+     */
+    private static final String JOB_ROW = """
+            ?::uuid, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::integer, ?::integer, ?::text[],
+            ?::boolean, ?::text[], ?::text[], ?::jsonb, ?::timestamptz, ?::timestamptz, ?::uuid, ?::integer,
+            ?::timestamptz, ?::numeric, ?::text,
+            ?::integer, ?::text, ?::text, ?::integer, ?::bigint, ?::text, ?::text, ?::text, ?::boolean,
+            ?::text, ?::text, ?::text, ?::text, ?::integer, ?::text, ?::text, ?::boolean[], ?::text[], ?::text[],
+            ?::text, ?::text[], ?::text[]""";
+
+    private static final String JOB_INPUT = """
+            id, owner, kind, lane, model, prompt, size, n, timeout_seconds, candidates,
+            pinned, simulate_keys, simulate_values, metadata, created_at, updated_at, api_key_id, deadline_seconds,
+            deadline_at, max_cost_usd, callback_url,
+            video_seconds, video_resolution, video_aspect_ratio, video_fps, video_seed, video_negative_prompt,
+            video_start_image, video_end_image, video_audio,
+            image_quality, image_style, image_background, image_format, image_compression, image_moderation,
+            image_provider, image_masks, image_types, image_base64,
+            actor, skipped_keys, skipped_values""";
+
+    /** The jobs of the input rows, from {@code input AS i}; {@code %s} is where the rows are chosen. */
+    private static final String INSERT_JOBS = """
             INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
                               candidates, pinned, simulate, metadata, created_at, updated_at, api_key_id,
                               deadline_seconds, deadline_at, max_cost_usd, callback_url,
                               video_seconds, video_resolution, video_aspect_ratio, video_fps, video_seed,
                               video_negative_prompt, video_start_image, video_end_image, video_audio,
                               image_options)
-            SELECT ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?, ?, ?, jsonb_object(?::text[], ?::text[]), ?::jsonb, ?, ?, ?,
-                   ?, ?, ?::numeric, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-            """ + JobRows.IMAGE_OPTIONS + "\n";
+            SELECT i.id, i.owner, 'queued', i.kind, i.lane, i.model, i.prompt, i.size, i.n, i.timeout_seconds,
+                   i.candidates, i.pinned, jsonb_object(i.simulate_keys, i.simulate_values), i.metadata,
+                   i.created_at, i.updated_at, i.api_key_id, i.deadline_seconds, i.deadline_at, i.max_cost_usd,
+                   i.callback_url, i.video_seconds, i.video_resolution, i.video_aspect_ratio, i.video_fps,
+                   i.video_seed, i.video_negative_prompt, i.video_start_image, i.video_end_image, i.video_audio,
+                   NULLIF(jsonb_strip_nulls(jsonb_build_object('quality', i.image_quality, 'style', i.image_style,
+                       'background', i.image_background, 'output_format', i.image_format,
+                       'output_compression', i.image_compression, 'moderation', i.image_moderation,
+                       'provider_options', i.image_provider,
+                       'inputs', (SELECT jsonb_agg(jsonb_build_object('mask', m, 'mime_type', t, 'base64', b) ORDER BY o)
+                                  FROM unnest(i.image_masks, i.image_types, i.image_base64)
+                                       WITH ORDINALITY AS u(m, t, b, o)))),
+                       '{}'::jsonb)
+              FROM input AS i %s
+            RETURNING id, candidates, created_at""";
 
-    private static final String INSERT_EVENT = """
+    /** Each written job's {@code job.created} event; returns the ids of the jobs written. */
+    private static final String INSERT_EVENTS = """
             INSERT INTO job_events (job_id, type, to_state, actor, detail, at)
-            SELECT id, 'job.created', 'queued', ?, jsonb_build_object('candidates', to_jsonb(candidates),
-                   'skipped', jsonb_object(?::text[], ?::text[])), created_at
-            """;
+            SELECT job.id, 'job.created', 'queued', i.actor, jsonb_build_object('candidates', to_jsonb(job.candidates),
+                   'skipped', jsonb_object(i.skipped_keys, i.skipped_values)), job.created_at
+              FROM job JOIN input AS i ON i.id = job.id
+            RETURNING job_id""";
 
-    /** The job and its event; the statement's row count is the event's (always 1). */
-    private static final String ACCEPT = """
-            WITH job AS (%s RETURNING id, candidates, created_at)
-            %s FROM job
-            """.formatted(INSERT_JOB, INSERT_EVENT);
+    /** Jobs and their events, one row each (the rows' text goes where the {@code %%s} is). */
+    private static final RowWork.Statement ACCEPT = new RowWork.Statement(
+            """
+            WITH input (%s) AS (VALUES %%s),
+            job AS (%s)
+            %s
+            """.formatted(JOB_INPUT, INSERT_JOBS.replace("%s", ""), INSERT_EVENTS), "(" + JOB_ROW + ")");
 
-    private static final String ACCEPT_WITH_KEY = """
-            WITH key AS (
+    /**
+     * The same with an idempotency key each: a job is written only where its key is new, or old
+     * enough to be taken over (expired, or accepted before the claim's {@code countsFrom}). Two rows
+     * with one key in one statement make it fail, and their batch runs each caller alone.
+     */
+    private static final RowWork.Statement ACCEPT_WITH_KEY = new RowWork.Statement(
+            """
+            WITH input (digest, request_hash, expires_at, request_id, counts_from, %s) AS (VALUES %%s),
+            key AS (
                 INSERT INTO idempotency_keys (digest, owner, request_hash, job_id, created_at, expires_at, request_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                SELECT digest, owner, request_hash, id, created_at, expires_at, request_id FROM input
                 ON CONFLICT (digest) DO UPDATE
                    SET request_hash = EXCLUDED.request_hash, job_id = EXCLUDED.job_id,
                        created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at,
                        request_id = EXCLUDED.request_id
-                 WHERE idempotency_keys.expires_at <= EXCLUDED.created_at OR idempotency_keys.created_at < ?
+                 WHERE idempotency_keys.expires_at <= EXCLUDED.created_at
+                    OR idempotency_keys.created_at
+                       < (SELECT counts_from FROM input WHERE input.digest = EXCLUDED.digest)
                 RETURNING job_id
-            ), job AS (%s WHERE EXISTS (SELECT 1 FROM key) RETURNING id, candidates, created_at)
-            %s FROM job
-            """.formatted(INSERT_JOB, INSERT_EVENT);
+            ), job AS (%s)
+            %s
+            """.formatted(JOB_INPUT, INSERT_JOBS.formatted("WHERE i.id IN (SELECT job_id FROM key)"), INSERT_EVENTS),
+            "(?::bytea, ?::bytea, ?::timestamptz, ?::text, ?::timestamptz, " + JOB_ROW + ")");
 
     private static final String FIND_KEY = """
             SELECT request_hash, job_id, request_id FROM idempotency_keys WHERE digest = ? FOR SHARE
@@ -71,37 +120,34 @@ public final class PgJobIntake implements JobIntake {
     @Override
     public Accepted accept(String owner, UUID apiKeyId, JobSpec spec, IdempotencyClaim key, Instant now) {
         UUID jobId = UUID.randomUUID();
-        // accepts share commits, and round trips, with each other's (each returns only once its own
-        // job is durable); the row count is the job's event: 0 when the key was taken before
+        // accepts share commits, and statements, with each other's (each returns only once its own
+        // job is durable); a job with a key is not written when the key was taken before
         if (key == null) {
-            return db.inSharedTransaction(new BatchedWork<>(
+            return db.inSharedTransaction(new RowWork<>(
                     ACCEPT,
-                    (c, ps) -> {
-                        int next = bindJob(c, ps, 1, jobId, owner, apiKeyId, spec, now);
-                        bindEvent(c, ps, next, owner, spec);
-                    },
-                    (c, rows) -> {
-                        if (rows != 1) {
-                            throw new UnexpectedRowCountException("accept", jobId, rows);
+                    jobId,
+                    (c, ps, first) ->
+                            bindEvent(c, ps, bindJob(c, ps, first, jobId, owner, apiKeyId, spec, now), owner, spec),
+                    (c, written) -> {
+                        if (!written) {
+                            throw new UnexpectedRowCountException("accept", jobId, 0);
                         }
                         return new Accepted.Created(jobId, now);
                     }));
         }
-        return db.inSharedTransaction(new BatchedWork<>(
+        return db.inSharedTransaction(new RowWork<>(
                 ACCEPT_WITH_KEY,
-                (c, ps) -> {
-                    ps.setBytes(1, key.digest());
-                    ps.setString(2, owner);
-                    ps.setBytes(3, key.requestHash());
-                    ps.setObject(4, jobId);
-                    ps.setTimestamp(5, JobRows.timestamp(now));
-                    ps.setTimestamp(6, JobRows.timestamp(now.plus(key.retention())));
-                    ps.setString(7, key.requestId());
-                    ps.setTimestamp(8, JobRows.timestamp(key.countsFrom()));
-                    int next = bindJob(c, ps, 9, jobId, owner, apiKeyId, spec, now);
-                    bindEvent(c, ps, next, owner, spec);
+                jobId,
+                (c, ps, first) -> {
+                    ps.setBytes(first, key.digest());
+                    ps.setBytes(first + 1, key.requestHash());
+                    ps.setTimestamp(first + 2, JobRows.timestamp(now.plus(key.retention())));
+                    ps.setString(first + 3, key.requestId());
+                    ps.setTimestamp(first + 4, JobRows.timestamp(key.countsFrom()));
+                    int next = bindJob(c, ps, first + 5, jobId, owner, apiKeyId, spec, now);
+                    return bindEvent(c, ps, next, owner, spec);
                 },
-                (c, rows) -> rows == 1 ? new Accepted.Created(jobId, now) : existing(c, key)));
+                (c, written) -> written ? new Accepted.Created(jobId, now) : existing(c, key)));
     }
 
     private static Accepted existing(Connection c, IdempotencyClaim key) throws SQLException {
@@ -119,7 +165,8 @@ public final class PgJobIntake implements JobIntake {
         }
     }
 
-    private static void bindEvent(Connection c, PreparedStatement ps, int from, String owner, JobSpec spec)
+    /** Binds the event's parameters from {@code from}; returns the next parameter index. */
+    private static int bindEvent(Connection c, PreparedStatement ps, int from, String owner, JobSpec spec)
             throws SQLException {
         List<String> keys = new ArrayList<>(spec.skipped().keySet());
         ps.setString(from, "client:" + owner);
@@ -127,6 +174,7 @@ public final class PgJobIntake implements JobIntake {
         ps.setArray(
                 from + 2,
                 c.createArrayOf("text", keys.stream().map(spec.skipped()::get).toArray()));
+        return from + 3;
     }
 
     /** Binds the job's columns from {@code from}; returns the next parameter index. */

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,7 +33,8 @@ import javax.sql.DataSource;
  * <p>Works must not commit, roll back or change the connection's settings, and must not rely on
  * seeing or not seeing the changes of other works in the batch, nor on running before or after them
  * (each names its own rows: a job's lease, an attempt id). The works of one {@link BatchedWork}
- * statement go to the database in one round trip. Thread-safe.
+ * statement go to the database in one round trip; the rows of one {@link RowWork.Statement} are
+ * written by one statement. Thread-safe.
  */
 final class SharedCommits implements AutoCloseable {
     /** What a caller gets instead of a result when its batch rolled back: run the work yourself. */
@@ -66,6 +69,13 @@ final class SharedCommits implements AutoCloseable {
             @SuppressWarnings("unchecked") // only a BatchedWork's pending is counted
             BatchedWork<T> statement = (BatchedWork<T>) work;
             result = statement.counted().result(connection, rows);
+        }
+
+        /** Its row shared a statement with others' rows, and was or was not written. */
+        void written(Connection connection, boolean written) throws SQLException {
+            @SuppressWarnings("unchecked") // only a RowWork's pending is told
+            RowWork<T> row = (RowWork<T>) work;
+            result = row.written().result(connection, written);
         }
 
         /** The batch committed: the caller gets what its work returned. */
@@ -248,20 +258,39 @@ final class SharedCommits implements AutoCloseable {
 
     /**
      * Runs a batch's works: each of its own, except that the works of one {@link BatchedWork}
-     * statement go to the database together, one round trip for all of them. Works name their own
-     * rows, so their order inside a batch does not matter.
+     * statement go to the database together, one round trip for all of them, and the rows of one
+     * {@link RowWork.Statement} are written by one statement. Works name their own rows, so their
+     * order inside a batch does not matter.
      */
     private static void runAll(Connection connection, List<Pending<?>> batch) throws SQLException {
         Map<String, List<Pending<?>>> alike = new LinkedHashMap<>();
+        Map<RowWork.Statement, List<Pending<?>>> rows = new LinkedHashMap<>();
         for (Pending<?> pending : batch) {
             if (pending.work instanceof BatchedWork<?> statement) {
                 alike.computeIfAbsent(statement.sql(), sql -> new ArrayList<>()).add(pending);
+            } else if (pending.work instanceof RowWork<?> row) {
+                rows.computeIfAbsent(row.statement(), s -> new ArrayList<>()).add(pending);
             } else {
                 pending.run(connection);
             }
         }
         for (Map.Entry<String, List<Pending<?>>> group : alike.entrySet()) {
             runTogether(connection, group.getKey(), group.getValue());
+        }
+        for (Map.Entry<RowWork.Statement, List<Pending<?>>> group : rows.entrySet()) {
+            writeTogether(connection, group.getKey(), group.getValue());
+        }
+    }
+
+    private static void writeTogether(Connection connection, RowWork.Statement statement, List<Pending<?>> group)
+            throws SQLException {
+        List<RowWork<?>> works = new ArrayList<>(group.size());
+        for (Pending<?> pending : group) {
+            works.add((RowWork<?>) pending.work);
+        }
+        Set<UUID> wrote = statement.write(connection, works);
+        for (int i = 0; i < group.size(); i++) {
+            group.get(i).written(connection, wrote.contains(works.get(i).row()));
         }
     }
 

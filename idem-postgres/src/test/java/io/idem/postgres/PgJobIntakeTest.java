@@ -57,6 +57,61 @@ class PgJobIntakeTest {
     }
 
     @Test
+    void acceptsThatShareAStatementEachGetTheirOwnJobEventAndAnswer() throws Exception {
+        var earlier = intake.accept("alice", aJobSpec().prompt("earlier").build(), key("taken", "h1"), t0);
+        List<Callable<JobIntake.Accepted>> calls = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            int n = i;
+            var spec = aJobSpec()
+                    .prompt("job " + n)
+                    .candidates("p" + n, "q" + n)
+                    .simulate(java.util.Map.of("p" + n, "http_503"))
+                    .build();
+            calls.add(
+                    switch (n % 4) {
+                        case 0 -> () -> intake.accept("alice", spec, key("k" + n, "h" + n), t0);
+                        case 1 -> () -> intake.accept("bob", spec, null, t0);
+                        case 2 ->
+                            () -> intake.accept(
+                                    "alice", aJobSpec().prompt("earlier").build(), key("taken", "h1"), t0);
+                        default -> () -> intake.accept("alice", spec, key("taken", "other"), t0);
+                    });
+        }
+        List<JobIntake.Accepted> results = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(30)) {
+            for (Future<JobIntake.Accepted> f : pool.invokeAll(calls)) {
+                results.add(f.get());
+            }
+        }
+
+        PgJobReads reads = new PgJobReads(db);
+        for (int n = 0; n < 60; n++) {
+            var result = results.get(n);
+            switch (n % 4) {
+                case 0, 1 -> {
+                    assertThat(result).as("accept %d", n).isInstanceOf(JobIntake.Accepted.Created.class);
+                    var job = reads.find(result.jobId(), n % 4 == 0 ? "alice" : "bob")
+                            .orElseThrow();
+                    assertThat(job.spec().prompt()).isEqualTo("job " + n);
+                    assertThat(job.spec().candidates()).containsExactly("p" + n, "q" + n);
+                    assertThat(job.spec().simulate()).containsEntry("p" + n, "http_503");
+                    var events = reads.events(result.jobId());
+                    assertThat(events).as("accept %d's events", n).hasSize(1);
+                    assertThat(events.getFirst().actor()).isEqualTo("client:" + (n % 4 == 0 ? "alice" : "bob"));
+                    assertThat(events.getFirst().detailJson()).contains("[\"p" + n + "\", \"q" + n + "\"]");
+                }
+                case 2 ->
+                    assertThat(result)
+                            .isEqualTo(new JobIntake.Accepted.Replayed(earlier.jobId(), java.util.Optional.empty()));
+                default -> assertThat(result).isEqualTo(new JobIntake.Accepted.KeyReused(earlier.jobId()));
+            }
+        }
+        assertThat(countJobs()).isEqualTo(1 + 30);
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM job_events")).containsExactly("31");
+        assertThat(results.stream().map(JobIntake.Accepted::jobId).distinct()).hasSize(31);
+    }
+
+    @Test
     void sameKeyWithOtherInputIsRefusedAndWritesNothing() {
         var first = intake.accept("alice", aJobSpec().build(), key("k1", "h1"), t0);
         var second = intake.accept("alice", aJobSpec().build(), key("k1", "h2"), t0);

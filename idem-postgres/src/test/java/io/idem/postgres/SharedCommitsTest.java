@@ -32,6 +32,15 @@ class SharedCommitsTest {
         db = TestDatabases.fresh();
         db.withConnection(
                 c -> c.createStatement().execute("CREATE TABLE shared_rows (n int PRIMARY KEY, tx bigint NOT NULL)"));
+        // counts the statements that write row_rows, whatever their rows
+        db.withConnection(c -> c.createStatement().execute("""
+                CREATE TABLE row_rows (n int PRIMARY KEY, id uuid NOT NULL, tx bigint NOT NULL CHECK (tx >= 0));
+                CREATE TABLE row_statements (tx bigint NOT NULL);
+                CREATE FUNCTION count_row_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN INSERT INTO row_statements VALUES (txid_current()); RETURN NULL; END $$;
+                CREATE TRIGGER row_rows_statements AFTER INSERT ON row_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION count_row_statement();
+                """));
     }
 
     @AfterAll
@@ -120,16 +129,18 @@ class SharedCommitsTest {
         return db.inSharedTransaction(new BatchedWork<>(
                 "INSERT INTO shared_rows (n, tx) VALUES (?, " + tx + ") ON CONFLICT (n) DO NOTHING",
                 (c, ps) -> ps.setInt(1, n),
-                (c, rows) -> {
-                    try (PreparedStatement ps =
-                            c.prepareStatement("SELECT tx, txid_current() FROM shared_rows WHERE n = ?")) {
-                        ps.setInt(1, n);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            return (rows == 1 ? "new " : "taken ") + rs.getLong(1) + " in " + rs.getLong(2);
-                        }
-                    }
-                }));
+                (c, rows) -> answer(c, "shared_rows", n, rows == 1)));
+    }
+
+    /** {@code "new 17 in 17"}: written or taken, row {@code n}'s transaction, "in", the asking one. */
+    private static String answer(java.sql.Connection c, String table, int n, boolean written) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT tx, txid_current() FROM " + table + " WHERE n = ?")) {
+            ps.setInt(1, n);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return (written ? "new " : "taken ") + rs.getLong(1) + " in " + rs.getLong(2);
+            }
+        }
     }
 
     /** Queues {@code works} behind both writers, so that they share one batch, and runs them. */
@@ -166,9 +177,69 @@ class SharedCommitsTest {
         List<String> answers =
                 inOneBatch(works).stream().map(CompletableFuture::join).toList();
 
+        Set<String> transactions = sharedTransactions(answers);
+        // the two writers each take what is queued when they come free: 18 works share at most a few commits
+        assertThat(transactions).as("the works shared transactions").hasSizeLessThanOrEqualTo(3);
+    }
+
+    private static final RowWork.Statement INSERT_ROWS = new RowWork.Statement("""
+            INSERT INTO row_rows (n, id, tx) SELECT n, id, COALESCE(tx, txid_current()) FROM (VALUES %s) AS r (n, id, tx)
+            ON CONFLICT (n) DO NOTHING RETURNING id
+            """, "(?::integer, ?::uuid, ?::bigint)");
+
+    /**
+     * Row {@code n} as a work whose statement may carry others' rows: whether it was written, what
+     * the row holds, and the transaction the follow-up question ran in ({@code "new 17 in 17"}).
+     * {@code tx} null writes the transaction's id; 0 is written as it is.
+     */
+    private static String insertRow(int n, Long tx) {
+        java.util.UUID id = java.util.UUID.randomUUID();
+        return db.inSharedTransaction(new RowWork<>(
+                INSERT_ROWS,
+                id,
+                (c, ps, first) -> {
+                    ps.setInt(first, n);
+                    ps.setObject(first + 1, id);
+                    ps.setObject(first + 2, tx, java.sql.Types.BIGINT);
+                    return first + 3;
+                },
+                (c, written) -> answer(c, "row_rows", n, written)));
+    }
+
+    @Test
+    void rowsThatShareABatchAreWrittenByOneStatementAndEachLearnsWhetherItsOwnWasWritten() throws Exception {
+        insertRow(50_000, null);
+        insertRow(50_010, null);
+        long before = Long.parseLong(
+                TestDatabases.column(db, "SELECT count(*) FROM row_statements").getFirst());
+        List<Supplier<String>> works = IntStream.range(50_000, 50_020)
+                .mapToObj(n -> (Supplier<String>) () -> insertRow(n, null))
+                .toList();
+        List<String> answers =
+                inOneBatch(works).stream().map(CompletableFuture::join).toList();
+
+        Set<String> transactions = sharedTransactions(answers);
+        assertThat(transactions).as("the works shared transactions").hasSizeLessThanOrEqualTo(3);
+        // one statement per shared transaction, not one per row
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM row_statements"))
+                .containsExactly(String.valueOf(before + transactions.size()));
+    }
+
+    @Test
+    void aRowThatFailsItsStatementFailsAloneAndTheOtherRowsStillLand() throws Exception {
+        tenLandAndTheEleventhFailsAlone(
+                "row_rows", 60_000, n -> insertRow(n, null), () -> insertRow(60_010, -1L)); // tx >= 0 is checked
+    }
+
+    /**
+     * Checks the twenty answers of rows 0..19 of a batch ({@code "new 17 in 17"}: written or taken, the
+     * row's transaction, "in", the asking transaction) where rows 0 and 10 were there before, and
+     * returns the transactions the answers were asked in.
+     */
+    private static Set<String> sharedTransactions(List<String> answers) {
         Set<String> transactions = new HashSet<>();
         for (int i = 0; i < 20; i++) {
-            String[] answer = answers.get(i).split(" "); // count, the row's tx, "in", the asking tx
+            String[] answer = answers.get(i).split(" ");
             if (i == 0 || i == 10) {
                 assertThat(answer[0]).as("row %d was there before", i).isEqualTo("taken");
                 assertThat(answer[1])
@@ -179,27 +250,41 @@ class SharedCommitsTest {
                 assertThat(answer[3])
                         .as("row %d was asked about in the transaction that wrote it", i)
                         .isEqualTo(answer[1]);
-                transactions.add(answer[1]);
             }
+            transactions.add(answer[3]);
         }
-        // the two writers each take what is queued when they come free: 18 works share at most a few commits
-        assertThat(transactions).as("the works shared transactions").hasSizeLessThanOrEqualTo(3);
+        return transactions;
     }
 
-    @Test
-    void aFailingStatementOfABatchFailsAloneAndTheOthersStillLandWithTheirOwnCounts() throws Exception {
-        List<Supplier<String>> works = new ArrayList<>(IntStream.range(40_000, 40_010)
-                .mapToObj(n -> (Supplier<String>) () -> insertCounted(n, "txid_current()"))
+    /**
+     * Rows {@code first..first+9} and a failing eleventh work in one batch: the ten land with their
+     * own answers, the eleventh fails alone and leaves nothing in {@code table}.
+     */
+    private static void tenLandAndTheEleventhFailsAlone(
+            String table, int first, java.util.function.IntFunction<String> row, Supplier<String> failing)
+            throws InterruptedException {
+        List<Supplier<String>> works = new ArrayList<>(IntStream.range(first, first + 10)
+                .mapToObj(n -> (Supplier<String>) () -> row.apply(n))
                 .toList());
-        works.add(() -> insertCounted(40_010, "NULL")); // tx is NOT NULL: this one fails
+        works.add(failing);
         var futures = inOneBatch(works);
 
         for (int i = 0; i < 10; i++) {
             assertThat(futures.get(i).join()).startsWith("new ");
         }
         assertThatThrownBy(futures.get(10)::join).hasCauseInstanceOf(UnableToQueryException.class);
-        assertThat(TestDatabases.column(db, "SELECT count(*) FROM shared_rows WHERE n BETWEEN 40000 AND 40010"))
+        assertThat(TestDatabases.column(
+                        db, "SELECT count(*) FROM " + table + " WHERE n BETWEEN " + first + " AND " + (first + 10)))
                 .containsExactly("10");
+    }
+
+    @Test
+    void aFailingStatementOfABatchFailsAloneAndTheOthersStillLandWithTheirOwnCounts() throws Exception {
+        tenLandAndTheEleventhFailsAlone(
+                "shared_rows",
+                40_000,
+                n -> insertCounted(n, "txid_current()"),
+                () -> insertCounted(40_010, "NULL")); // tx is NOT NULL: this one fails
     }
 
     @Test
