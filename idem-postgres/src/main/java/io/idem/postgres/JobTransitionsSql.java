@@ -22,9 +22,8 @@ final class JobTransitionsSql {
 
     /**
      * A fenced move and its event: the WITH item {@code moved}, then the event's insert as the
-     * statement itself, so the statement's row count is the move's (1, or 0 when the lease is gone)
-     * and moves of many jobs can share a round trip ({@link BatchedWork}). {@link #MOVE} alone, or
-     * behind the attempt's outcome and results in {@link SettleSql}.
+     * statement itself, so the statement's row count is the move's (1, or 0 when the lease is gone).
+     * A settle's move is the same, for a batch of jobs at once ({@link SettleSql}).
      */
     static final String MOVE_TAIL = """
             moved AS (

@@ -122,32 +122,42 @@ public final class PgJobQueueStore implements JobQueueStore {
         });
     }
 
-    static final String WRITE_AHEAD = """
+    /**
+     * The write-aheads of a batch, one row each: an attempt is written only where its job still
+     * holds the lease it names. The lease is looked up for each row on its own (a lateral query with
+     * a limit is never turned into a join), by the job's primary key whatever the statistics say.
+     */
+    static final RowWork.Statement WRITE_AHEAD = new RowWork.Statement(
+            """
             INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, cost_usd,
                                            expected_cost_usd, started_at)
-            SELECT ?, j.id, ?, ?, ?, 'sending', 'unknown', ?::numeric, ?::numeric, ?
-              FROM jobs j
-             WHERE j.id = ? AND j.lease_token = ?
+            SELECT r.id, j.id, r.provider, r.model, r.round, 'sending', 'unknown', r.cost, r.cost, r.started_at
+              FROM (VALUES %s) AS r (id, provider, model, round, cost, started_at, job_id, lease_token),
+                   LATERAL (SELECT jobs.id FROM jobs WHERE jobs.id = r.job_id AND jobs.lease_token = r.lease_token
+                             LIMIT 1) AS j
             ON CONFLICT DO NOTHING
-            """;
+            RETURNING id
+            """, "(?::uuid, ?::text, ?::text, ?::integer, ?::numeric, ?::timestamptz, ?::uuid, ?::uuid)");
 
     @Override
     public AheadResult writeAhead(Lease lease, AttemptDraft draft, Instant now) {
-        return db.inSharedTransaction(new BatchedWork<>(
+        return db.inSharedTransaction(new RowWork<>(
                 WRITE_AHEAD,
-                (c, ps) -> {
-                    ps.setObject(1, draft.attemptId());
-                    ps.setString(2, draft.provider());
-                    ps.setString(3, draft.vendorModel());
-                    ps.setInt(4, draft.round());
-                    ps.setBigDecimal(5, draft.expectedCostUsd());
-                    ps.setBigDecimal(6, draft.expectedCostUsd());
-                    ps.setTimestamp(7, JobRows.timestamp(now));
-                    ps.setObject(8, lease.jobId());
-                    ps.setObject(9, lease.token());
+                draft.attemptId(),
+                (c, ps, first) -> {
+                    int i = first;
+                    ps.setObject(i++, draft.attemptId());
+                    ps.setString(i++, draft.provider());
+                    ps.setString(i++, draft.vendorModel());
+                    ps.setInt(i++, draft.round());
+                    ps.setBigDecimal(i++, draft.expectedCostUsd());
+                    ps.setTimestamp(i++, JobRows.timestamp(now));
+                    ps.setObject(i++, lease.jobId());
+                    ps.setObject(i++, lease.token());
+                    return i;
                 },
-                (c, rows) -> {
-                    if (rows == 1) {
+                (c, written) -> {
+                    if (written) {
                         return AheadResult.WRITTEN;
                     }
                     return holdsLease(c, lease) ? AheadResult.ALREADY_ATTEMPTED : AheadResult.LEASE_LOST;

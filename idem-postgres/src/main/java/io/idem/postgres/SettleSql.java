@@ -1,5 +1,7 @@
 package io.idem.postgres;
 
+import io.idem.core.domain.JobState;
+import io.idem.core.domain.JobTransitions;
 import io.idem.core.outcome.Outcome;
 import io.idem.core.spi.JobMove;
 import io.idem.core.spi.Lease;
@@ -15,39 +17,88 @@ import java.util.List;
  * A called attempt's settle. One that ends the job's run is one statement: the attempt's outcome,
  * its kept results and the job's fenced move with its event. Every part of a data-modifying WITH
  * runs exactly once whether or not another reads it, so the outcome and the results land on the
- * attempt even when the lease is gone (a late result is never dropped), and only the move's row
- * count says whether the lease held, as when they were three statements.
+ * attempt even when the lease is gone (a late result is never dropped), and only whether the move
+ * returned the attempt says whether the lease held, as when they were three statements. Settles
+ * that share a commit are one statement with a row each ({@link RowWork}).
  */
 final class SettleSql {
+    /** An attempt's outcome: its columns, and their parameters as {@link #bindOutcome} sets them. */
+    private static final String OUTCOME_INPUT =
+            "attempt_id, status, error_class, error_code, http_status, request_id, latency_ms, billable, cost_usd, at";
+
+    private static final String OUTCOME_ROW =
+            "?::uuid, ?::text, ?::text, ?::text, ?::integer, ?::text, ?::bigint, ?::text, ?::numeric, ?::timestamptz";
+
+    /** Records the outcome of each attempt of {@code input AS i}. */
     private static final String OUTCOME = """
-            UPDATE provider_attempts
-               SET status = ?, error_class = ?, error_code = ?, http_status = ?,
-                   provider_request_id = COALESCE(?, provider_request_id), latency_ms = ?,
-                   billable = ?, cost_usd = ?, finished_at = ?,
-                   billing_known_at = COALESCE(billing_known_at, CASE WHEN ?::text <> 'unknown' THEN ?::timestamptz END)
-             WHERE id = ?
-            """;
+            UPDATE provider_attempts a
+               SET status = i.status, error_class = i.error_class, error_code = i.error_code,
+                   http_status = i.http_status, provider_request_id = COALESCE(i.request_id, a.provider_request_id),
+                   latency_ms = i.latency_ms, billable = i.billable, cost_usd = i.cost_usd, finished_at = i.at,
+                   billing_known_at = COALESCE(a.billing_known_at, CASE WHEN i.billable <> 'unknown' THEN i.at END)
+              FROM input i
+             WHERE a.id = i.attempt_id""";
+
+    private static final String RECORD_OUTCOME =
+            "WITH input (" + OUTCOME_INPUT + ") AS (VALUES (" + OUTCOME_ROW + "))\n" + OUTCOME;
 
     /** Kept results as rows {@code k}, from six arrays bound by {@link #bindAssetRows}. */
     static final String ASSET_ROWS = """
             unnest(?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[])
                 AS k (id, mime_type, bytes, sha256, location, content)""";
 
-    static final String SETTLE_AND_END = """
-            WITH outcome AS (%s RETURNING id, job_id
+    /**
+     * The settles of a batch that end their jobs' runs, one row each: the attempts' outcomes, their
+     * kept results, and the jobs' fenced moves with their events. It returns the attempt of each
+     * move that held. Rows name their attempt and job by primary key.
+     */
+    static final RowWork.Statement SETTLE_AND_END =
+            new RowWork.Statement("""
+            WITH input (%s, asset_ids, asset_types, asset_bytes, asset_sha256, asset_locations,
+                        asset_contents, job_id, lease_token, to_state, result_provider, result_attempt,
+                        job_error_code, job_error_message, job_error_class, review_reason, event_type, actor,
+                        trace_attempt, provider) AS (VALUES %%s),
+            outcome AS (%s
+                RETURNING a.id, a.job_id
             ), kept AS (
                 INSERT INTO assets (id, job_id, attempt_id, mime_type, bytes, sha256, location, created_at, content)
-                SELECT k.id, o.job_id, o.id, k.mime_type, k.bytes, k.sha256, k.location, ?, k.content
-                  FROM outcome o, %s
+                SELECT k.id, o.job_id, o.id, k.mime_type, k.bytes, k.sha256, k.location, i.at, k.content
+                  FROM outcome o JOIN input i ON i.attempt_id = o.id,
+                       unnest(i.asset_ids, i.asset_types, i.asset_bytes, i.asset_sha256, i.asset_locations,
+                              i.asset_contents) AS k (id, mime_type, bytes, sha256, location, content)
                 ON CONFLICT (id) DO NOTHING
-            ), %s""".formatted(OUTCOME, ASSET_ROWS, JobTransitionsSql.MOVE_TAIL);
+            ), moved AS (
+                UPDATE jobs
+                   SET state = i.to_state, result_provider = i.result_provider, result_attempt_id = i.result_attempt,
+                       error_code = i.job_error_code, error_message = i.job_error_message,
+                       error_class = i.job_error_class, review_reason = i.review_reason,
+                       review_since = CASE WHEN i.review_reason IS NOT NULL THEN i.at END,
+                       lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = i.at
+                  FROM input i
+                 WHERE jobs.id = i.job_id AND jobs.lease_token = i.lease_token AND jobs.result_attempt_id IS NULL
+                RETURNING jobs.id, i.attempt_id
+            ), events AS (
+                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+                SELECT m.id, i.event_type, 'running', i.to_state, i.actor,
+                       jsonb_strip_nulls(jsonb_build_object(
+                           'attempt_id', i.trace_attempt, 'provider', i.provider, 'code', i.job_error_code,
+                           'reason', i.review_reason, 'message', i.job_error_message)),
+                       i.at
+                  FROM moved m JOIN input i ON i.attempt_id = m.attempt_id
+            )
+            SELECT attempt_id FROM moved
+            """.formatted(OUTCOME_INPUT, OUTCOME), "(" + OUTCOME_ROW + """
+            ,
+             ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[],
+             ?::uuid, ?::uuid, ?::text, ?::text, ?::uuid, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text,
+             ?::text, ?::text)""");
 
     private SettleSql() {}
 
     /** Records the outcome alone (a failover: the job's move is an event, written apart). */
     static void recordOutcome(Connection c, Settlement settlement, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(OUTCOME)) {
-            bindOutcome(ps, settlement, now);
+        try (PreparedStatement ps = c.prepareStatement(RECORD_OUTCOME)) {
+            bindOutcome(ps, 1, settlement, now);
             ps.executeUpdate();
         }
     }
@@ -55,28 +106,43 @@ final class SettleSql {
     /**
      * Records the outcome and results and ends the job's run as the settlement says, in one
      * statement; {@code then} gets whether the move held ({@code false}: the lease was lost) and
-     * may write more beside it. Settles of many jobs that share a commit share a round trip.
+     * may write more beside it. Settles of many jobs that share a commit share the statement.
      */
-    static <T> BatchedWork<T> settleAndEnd(
+    static <T> RowWork<T> settleAndEnd(
             Lease lease, Settlement settlement, String actor, Instant now, AfterMove<T> then) {
         JobTransitionsSql.End end = JobTransitionsSql.endOf(settlement);
+        JobTransitions.check(JobState.RUNNING, end.to());
         List<StoredAsset> kept = switch (settlement.move()) {
             case JobMove.Succeed succeed -> succeed.assets();
             case JobMove.Fail fail -> fail.withheld();
             default -> List.of();
         };
-        return new BatchedWork<>(
+        return new RowWork<>(
                 SETTLE_AND_END,
-                (c, ps) -> {
-                    int i = bindOutcome(ps, settlement, now);
-                    ps.setTimestamp(i++, JobRows.timestamp(now));
-                    i = bindAssetRows(c, ps, i, kept);
-                    JobTransitionsSql.bindMove(ps, i, lease, end, actor, now);
+                settlement.attemptId(),
+                (c, ps, first) -> {
+                    int i = bindAssetRows(c, ps, bindOutcome(ps, first, settlement, now), kept);
+                    JobTransitionsSql.Columns col = end.columns();
+                    ps.setObject(i++, lease.jobId());
+                    ps.setObject(i++, lease.token());
+                    ps.setString(i++, end.to().wire());
+                    ps.setString(i++, col.resultAttempt() == null ? null : col.provider());
+                    ps.setObject(i++, col.resultAttempt());
+                    ps.setString(i++, col.errorCode());
+                    ps.setString(i++, col.errorMessage());
+                    ps.setString(i++, col.errorClass());
+                    ps.setString(i++, col.reviewReason());
+                    ps.setString(i++, end.type().wire());
+                    ps.setString(i++, actor);
+                    ps.setString(
+                            i++,
+                            col.traceAttempt() == null
+                                    ? null
+                                    : col.traceAttempt().toString());
+                    ps.setString(i++, col.provider());
+                    return i;
                 },
-                (c, rows) -> then.moved(
-                        c,
-                        UnexpectedRowCountException.oneRow(
-                                rows, "settle to " + end.to().wire(), lease.jobId())));
+                (c, moved) -> then.moved(c, moved));
     }
 
     /** What follows a settle's move on the same connection, in the same transaction. */
@@ -108,21 +174,21 @@ final class SettleSql {
         return i;
     }
 
-    /** Binds {@link #OUTCOME} from the first parameter; returns the next. */
-    private static int bindOutcome(PreparedStatement ps, Settlement settlement, Instant now) throws SQLException {
+    /** Binds an {@link #OUTCOME_ROW} from {@code from}; returns the next parameter index. */
+    private static int bindOutcome(PreparedStatement ps, int from, Settlement settlement, Instant now)
+            throws SQLException {
         Outcome outcome = settlement.outcome();
-        ps.setString(1, outcome.attemptStatus().wire());
-        ps.setString(2, outcome.errorClass());
-        ps.setString(3, outcome.errorCode());
-        ps.setInt(4, outcome.httpStatus());
-        ps.setString(5, outcome.providerRequestId().orElse(null));
-        ps.setLong(6, settlement.latencyMs());
-        ps.setString(7, outcome.billable().wire());
-        ps.setBigDecimal(8, settlement.costUsd());
-        ps.setTimestamp(9, JobRows.timestamp(now));
-        ps.setString(10, outcome.billable().wire());
-        ps.setTimestamp(11, JobRows.timestamp(now));
-        ps.setObject(12, settlement.attemptId());
-        return 13;
+        int i = from;
+        ps.setObject(i++, settlement.attemptId());
+        ps.setString(i++, outcome.attemptStatus().wire());
+        ps.setString(i++, outcome.errorClass());
+        ps.setString(i++, outcome.errorCode());
+        ps.setInt(i++, outcome.httpStatus());
+        ps.setString(i++, outcome.providerRequestId().orElse(null));
+        ps.setLong(i++, settlement.latencyMs());
+        ps.setString(i++, outcome.billable().wire());
+        ps.setBigDecimal(i++, settlement.costUsd());
+        ps.setTimestamp(i++, JobRows.timestamp(now));
+        return i;
     }
 }

@@ -1,7 +1,6 @@
 package io.idem.postgres;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,9 +31,8 @@ import javax.sql.DataSource;
  *
  * <p>Works must not commit, roll back or change the connection's settings, and must not rely on
  * seeing or not seeing the changes of other works in the batch, nor on running before or after them
- * (each names its own rows: a job's lease, an attempt id). The works of one {@link BatchedWork}
- * statement go to the database in one round trip; the rows of one {@link RowWork.Statement} are
- * written by one statement. Thread-safe.
+ * (each names its own rows: a job's lease, an attempt id). The rows of one {@link
+ * RowWork.Statement} are written by one statement. Thread-safe.
  */
 final class SharedCommits implements AutoCloseable {
     /** What a caller gets instead of a result when its batch rolled back: run the work yourself. */
@@ -62,13 +60,6 @@ final class SharedCommits implements AutoCloseable {
 
         void run(Connection connection) throws SQLException {
             result = work.run(connection);
-        }
-
-        /** Its statement ran in a batch with others and wrote {@code rows}. */
-        void counted(Connection connection, int rows) throws SQLException {
-            @SuppressWarnings("unchecked") // only a BatchedWork's pending is counted
-            BatchedWork<T> statement = (BatchedWork<T>) work;
-            result = statement.counted().result(connection, rows);
         }
 
         /** Its row shared a statement with others' rows, and was or was not written. */
@@ -257,25 +248,18 @@ final class SharedCommits implements AutoCloseable {
     }
 
     /**
-     * Runs a batch's works: each of its own, except that the works of one {@link BatchedWork}
-     * statement go to the database together, one round trip for all of them, and the rows of one
-     * {@link RowWork.Statement} are written by one statement. Works name their own rows, so their
-     * order inside a batch does not matter.
+     * Runs a batch's works: each of its own, except that the rows of one {@link RowWork.Statement}
+     * are written by one statement. Works name their own rows, so their order inside a batch does
+     * not matter.
      */
     private static void runAll(Connection connection, List<Pending<?>> batch) throws SQLException {
-        Map<String, List<Pending<?>>> alike = new LinkedHashMap<>();
         Map<RowWork.Statement, List<Pending<?>>> rows = new LinkedHashMap<>();
         for (Pending<?> pending : batch) {
-            if (pending.work instanceof BatchedWork<?> statement) {
-                alike.computeIfAbsent(statement.sql(), sql -> new ArrayList<>()).add(pending);
-            } else if (pending.work instanceof RowWork<?> row) {
+            if (pending.work instanceof RowWork<?> row) {
                 rows.computeIfAbsent(row.statement(), s -> new ArrayList<>()).add(pending);
             } else {
                 pending.run(connection);
             }
-        }
-        for (Map.Entry<String, List<Pending<?>>> group : alike.entrySet()) {
-            runTogether(connection, group.getKey(), group.getValue());
         }
         for (Map.Entry<RowWork.Statement, List<Pending<?>>> group : rows.entrySet()) {
             writeTogether(connection, group.getKey(), group.getValue());
@@ -291,27 +275,6 @@ final class SharedCommits implements AutoCloseable {
         Set<UUID> wrote = statement.write(connection, works);
         for (int i = 0; i < group.size(); i++) {
             group.get(i).written(connection, wrote.contains(works.get(i).row()));
-        }
-    }
-
-    private static void runTogether(Connection connection, String sql, List<Pending<?>> group) throws SQLException {
-        if (group.size() == 1) {
-            group.getFirst().run(connection);
-            return;
-        }
-        int[] rows;
-        try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (Pending<?> pending : group) {
-                ((BatchedWork<?>) pending.work).binder().bind(connection, statement);
-                statement.addBatch();
-            }
-            rows = statement.executeBatch();
-        }
-        for (int i = 0; i < group.size(); i++) {
-            if (rows[i] < 0) {
-                throw new IllegalStateException("the database did not count the rows of a batched statement");
-            }
-            group.get(i).counted(connection, rows[i]);
         }
     }
 

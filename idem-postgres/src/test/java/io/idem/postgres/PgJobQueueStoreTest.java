@@ -118,6 +118,137 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
     }
 
     @Test
+    void writeAheadsThatShareAStatementEachGetTheirOwnAnswer() throws Exception {
+        for (int i = 0; i < 40; i++) {
+            accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0.plusMillis(i));
+        }
+        var claimed = store.claim("a", 40, t0.plusSeconds(1), java.time.Duration.ofSeconds(30));
+        assertThat(claimed).hasSize(40);
+        UUID repeated = UUID.randomUUID();
+        var first = claimed.getFirst().lease();
+        assertThat(store.writeAhead(first, new io.idem.core.spi.AttemptDraft(repeated, "p", "m", 1), t0))
+                .hasToString("WRITTEN");
+        List<java.util.concurrent.Callable<String>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            var lease = claimed.get(i).lease();
+            calls.add(
+                    switch (i % 4) {
+                        case 0 ->
+                            () -> store.writeAhead(first, new io.idem.core.spi.AttemptDraft(repeated, "p", "m", 1), t0)
+                                    .toString();
+                        case 1 ->
+                            () -> store.writeAhead(
+                                            new io.idem.core.spi.Lease(lease.jobId(), UUID.randomUUID()),
+                                            new io.idem.core.spi.AttemptDraft(UUID.randomUUID(), "p", "m", 1),
+                                            t0)
+                                    .toString();
+                        default ->
+                            () -> store.writeAhead(
+                                            lease,
+                                            new io.idem.core.spi.AttemptDraft(UUID.randomUUID(), "p", "m", 1),
+                                            t0)
+                                    .toString();
+                    });
+        }
+        List<String> answers = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(40)) {
+            for (var answer : pool.invokeAll(calls)) {
+                answers.add(answer.get());
+            }
+        }
+        for (int i = 0; i < 40; i++) {
+            assertThat(answers.get(i))
+                    .as("write-ahead %d", i)
+                    .isEqualTo(
+                            switch (i % 4) {
+                                case 0 -> "ALREADY_ATTEMPTED";
+                                case 1 -> "LEASE_LOST";
+                                default -> "WRITTEN";
+                            });
+        }
+        // the first job's one attempt, and one for each job whose lease was held (i % 4 of 2 or 3)
+        assertThat(TestDatabases.column(db, "SELECT count(*) FROM provider_attempts"))
+                .containsExactly(String.valueOf(1 + 20));
+    }
+
+    @Test
+    void settlesThatShareAStatementEachMoveTheirOwnJobOrLearnTheirLeaseWasLost() throws Exception {
+        for (int i = 0; i < 40; i++) {
+            accept(io.idem.testkit.JobSpecBuilder.aJobSpec().build(), t0.plusMillis(i));
+        }
+        var claimed = store.claim("a", 40, t0.plusSeconds(1), java.time.Duration.ofSeconds(30));
+        List<UUID> attempts = new java.util.ArrayList<>();
+        for (ClaimedJob job : claimed) {
+            UUID attempt = UUID.randomUUID();
+            assertThat(store.writeAhead(job.lease(), draft(attempt, "primary"), t0))
+                    .hasToString("WRITTEN");
+            attempts.add(attempt);
+        }
+        List<java.util.concurrent.Callable<Boolean>> calls = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            var lease = claimed.get(i).lease();
+            var held = i % 4 == 1 ? new io.idem.core.spi.Lease(lease.jobId(), UUID.randomUUID()) : lease;
+            var settlement = switch (i % 4) {
+                case 2 ->
+                    settlement(
+                            attempts.get(i),
+                            "primary",
+                            new io.idem.core.outcome.Outcome.Unconfirmed("read_timeout", "no answer", 0, null),
+                            new io.idem.core.spi.JobMove.Park("unconfirmed"));
+                case 3 ->
+                    settlement(
+                            attempts.get(i),
+                            "primary",
+                            new io.idem.core.outcome.Outcome.Unconfirmed("read_timeout", "no answer", 0, null),
+                            new io.idem.core.spi.JobMove.Fail("gave_up", "no answer", "unavailable"));
+                default ->
+                    settlement(
+                            attempts.get(i),
+                            "primary",
+                            io.idem.testkit.Outcomes.confirmed(),
+                            new io.idem.core.spi.JobMove.Succeed(List.of()));
+            };
+            calls.add(() -> store.settle(held, settlement, "worker:a", t0.plusSeconds(2)));
+        }
+        List<Boolean> moved = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(40)) {
+            for (var answer : pool.invokeAll(calls)) {
+                moved.add(answer.get());
+            }
+        }
+        for (int i = 0; i < 40; i++) {
+            Job job = find(claimed.get(i).lease().jobId());
+            String expected = switch (i % 4) {
+                case 1 -> "running";
+                case 2 -> "manual_review";
+                case 3 -> "failed";
+                default -> "succeeded";
+            };
+            assertThat(moved.get(i)).as("settle %d held", i).isEqualTo(i % 4 != 1);
+            assertThat(job.state().wire()).as("job %d", i).isEqualTo(expected);
+            assertThat(eventTypes(job.id()))
+                    .as("job %d's trace", i)
+                    .containsExactly(
+                            i % 4 == 1
+                                    ? new String[] {"job.created", "job.claimed"}
+                                    : new String[] {"job.created", "job.claimed", "job." + expected});
+            // the outcome lands on the attempt even where the lease was lost: a late result is kept
+            assertThat(job.attempts().getFirst().status().wire())
+                    .as("attempt %d", i)
+                    .isEqualTo(i % 4 == 2 || i % 4 == 3 ? "unconfirmed" : "succeeded");
+            if (i % 4 == 0) {
+                assertThat(job.result().orElseThrow().attemptId()).isEqualTo(attempts.get(i));
+            }
+            if (i % 4 == 2) {
+                assertThat(job.review().orElseThrow().reason()).isEqualTo("unconfirmed");
+            }
+            if (i % 4 == 3) {
+                assertThat(job.error().orElseThrow().code()).isEqualTo("gave_up");
+            }
+        }
+    }
+
+    @Test
     void theClaimSkipsJobsNotYetDueInsideTheIndex() {
         String plan = db.withConnection(c -> {
             try (var st = c.createStatement()) {
@@ -155,10 +286,11 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
         });
         claimOne("a", t0.plusSeconds(1));
         for (String fenced : List.of(
-                PgJobQueueStore.WRITE_AHEAD,
+                PgJobQueueStore.WRITE_AHEAD.sql(1),
+                PgJobQueueStore.WRITE_AHEAD.sql(16),
                 PgJobQueueStore.HOLDS_LEASE,
                 PgJobQueueStore.EXTEND_LEASES,
-                SettleSql.SETTLE_AND_END,
+                SettleSql.SETTLE_AND_END.sql(1),
                 JobTransitionsSql.MOVE,
                 JobTransitionsSql.NOTE_FAILOVER,
                 JobTransitionsSql.RELEASE,
@@ -168,6 +300,36 @@ class PgJobQueueStoreTest extends JobQueueStoreContract {
             assertThat(plan)
                     .as(fenced)
                     .contains("jobs_pkey")
+                    .doesNotContain("jobs_state_recent")
+                    .doesNotContain("jobs_running_lease");
+        }
+    }
+
+    /**
+     * The settles of a batch are one statement over a row each: on a table of a few hundred jobs a
+     * hash join that reads them all is its cheapest plan, and that is fine; on a table of real size it
+     * must find each job by its primary key, and it never takes an index on the state.
+     */
+    @Test
+    void aBatchOfSettlesFindsItsJobsByPrimaryKeyOnceTheTableHasRealSize() {
+        db.withConnection(c -> {
+            try (var st = c.createStatement()) {
+                st.executeUpdate("""
+                        INSERT INTO jobs (id, owner, state, kind, lane, model, prompt, size, n, timeout_seconds,
+                                          candidates, pinned, simulate, metadata, created_at, updated_at)
+                        SELECT gen_random_uuid(), 'alice', 'succeeded', 'image', 'standard', 'm', 'p', '1024x1024', 1,
+                               60, '{}', false, '{}', '{}', now(), now()
+                          FROM generate_series(1, 20000)
+                        """);
+                st.execute("ANALYZE jobs");
+                return null;
+            }
+        });
+        for (int rows : new int[] {2, 16, 64}) {
+            String plan = genericPlan(SettleSql.SETTLE_AND_END.sql(rows));
+            assertThat(plan)
+                    .as("%d settles", rows)
+                    .contains("Index Scan using jobs_pkey on jobs")
                     .doesNotContain("jobs_state_recent")
                     .doesNotContain("jobs_running_lease");
         }

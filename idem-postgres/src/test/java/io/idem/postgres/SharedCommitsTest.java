@@ -121,17 +121,6 @@ class SharedCommitsTest {
                 .containsExactly("0");
     }
 
-    /**
-     * Row {@code n} as one statement that may share a round trip: its count, what the row holds, and the
-     * transaction the follow-up question ran in ({@code "new 17 in 17"}).
-     */
-    private static String insertCounted(int n, String tx) {
-        return db.inSharedTransaction(new BatchedWork<>(
-                "INSERT INTO shared_rows (n, tx) VALUES (?, " + tx + ") ON CONFLICT (n) DO NOTHING",
-                (c, ps) -> ps.setInt(1, n),
-                (c, rows) -> answer(c, "shared_rows", n, rows == 1)));
-    }
-
     /** {@code "new 17 in 17"}: written or taken, row {@code n}'s transaction, "in", the asking one. */
     private static String answer(java.sql.Connection c, String table, int n, boolean written) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT tx, txid_current() FROM " + table + " WHERE n = ?")) {
@@ -165,21 +154,6 @@ class SharedCommitsTest {
             futures.forEach(f -> f.handle((v, e) -> v).join());
             return futures;
         }
-    }
-
-    @Test
-    void statementsThatShareABatchEachGetTheirOwnRowCountAndMayAskMore() throws Exception {
-        insert(30_000);
-        insert(30_010);
-        List<Supplier<String>> works = IntStream.range(30_000, 30_020)
-                .mapToObj(n -> (Supplier<String>) () -> insertCounted(n, "txid_current()"))
-                .toList();
-        List<String> answers =
-                inOneBatch(works).stream().map(CompletableFuture::join).toList();
-
-        Set<String> transactions = sharedTransactions(answers);
-        // the two writers each take what is queued when they come free: 18 works share at most a few commits
-        assertThat(transactions).as("the works shared transactions").hasSizeLessThanOrEqualTo(3);
     }
 
     private static final RowWork.Statement INSERT_ROWS = new RowWork.Statement("""
@@ -276,15 +250,6 @@ class SharedCommitsTest {
         assertThat(TestDatabases.column(
                         db, "SELECT count(*) FROM " + table + " WHERE n BETWEEN " + first + " AND " + (first + 10)))
                 .containsExactly("10");
-    }
-
-    @Test
-    void aFailingStatementOfABatchFailsAloneAndTheOthersStillLandWithTheirOwnCounts() throws Exception {
-        tenLandAndTheEleventhFailsAlone(
-                "shared_rows",
-                40_000,
-                n -> insertCounted(n, "txid_current()"),
-                () -> insertCounted(40_010, "NULL")); // tx is NOT NULL: this one fails
     }
 
     @Test
