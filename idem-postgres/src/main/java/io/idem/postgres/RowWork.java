@@ -13,11 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A shared work that writes one row of a statement that can write many: {@link SharedCommits}
  * merges the works of one {@link Statement} that share a commit into one statement with a {@code
- * VALUES} row each. PostgreSQL then starts its executor, opens the tables and their indexes and
- * prepares their checks, triggers and index predicates once for all of them instead of once each
- * (about two fifths of its CPU per accepted job in a batch of eight). Each work learns whether its
- * own row was written (the statement returns the ids of the rows it wrote), and may then ask more on
- * the same connection, in the same transaction (why its key was taken, say). Alone, it is the same
+ * VALUES} row each (a few statements for a large batch: {@link Statement#rowsPerStatement}).
+ * PostgreSQL then starts its executor, opens the tables and their indexes and prepares their
+ * checks, triggers and index predicates once for all of them instead of once each (about two
+ * fifths of its CPU per accepted job in a batch of eight). Each work learns whether its own row
+ * was written (the statement returns the ids of the rows it wrote), and may then ask more on the
+ * same connection, in the same transaction (why its key was taken, say). Alone, it is the same
  * statement with one row.
  *
  * @param statement the statement, the same object for every work that may share it
@@ -78,9 +79,33 @@ record RowWork<T>(Statement statement, UUID row, Binder binder, Written<T> writt
                     rows, n -> template.formatted(String.join(", ", java.util.Collections.nCopies(n, row))));
         }
 
-        /** Writes the rows of {@code works} in one statement; the ids of the rows it wrote. */
+        /**
+         * Writes the rows of {@code works}, in as few statements as {@link #rowsPerStatement} allows;
+         * the ids of the rows they wrote.
+         */
         Set<UUID> write(Connection connection, List<? extends RowWork<?>> works) throws SQLException {
             Set<UUID> wrote = new HashSet<>();
+            for (int from = 0; from < works.size(); ) {
+                int rows = rowsPerStatement(works.size() - from);
+                write(connection, works.subList(from, from + rows), wrote);
+                from += rows;
+            }
+            return wrote;
+        }
+
+        /**
+         * How many of {@code left} rows the next statement takes: all of them up to eight, else the
+         * largest power of two that fits, at most 64. A statement's text, and so its parse and its plans on each
+         * connection, is made for eleven row counts only (1 to 8, 16, 32, 64); one made for every
+         * count up to 64 kept PostgreSQL planning (a tenth of its CPU in a 64-worker drain), as each
+         * new text is parsed and planned several times on every connection before its plan is kept.
+         */
+        static int rowsPerStatement(int left) {
+            return left <= 8 ? left : Math.min(64, Integer.highestOneBit(left));
+        }
+
+        private void write(Connection connection, List<? extends RowWork<?>> works, Set<UUID> wrote)
+                throws SQLException {
             try (PreparedStatement statement = connection.prepareStatement(sql(works.size()))) {
                 int next = 1;
                 for (RowWork<?> work : works) {
@@ -97,7 +122,6 @@ record RowWork<T>(Statement statement, UUID row, Binder binder, Written<T> writt
                     }
                 }
             }
-            return wrote;
         }
     }
 }

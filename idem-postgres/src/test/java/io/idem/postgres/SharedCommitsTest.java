@@ -194,9 +194,45 @@ class SharedCommitsTest {
 
         Set<String> transactions = sharedTransactions(answers);
         assertThat(transactions).as("the works shared transactions").hasSizeLessThanOrEqualTo(3);
-        // one statement per shared transaction, not one per row
+        // one statement per shared transaction (per chunk of its rows), not one per row
+        java.util.Map<String, Integer> rowsPerTransaction = new java.util.HashMap<>();
+        answers.forEach(a -> rowsPerTransaction.merge(a.split(" ")[3], 1, Integer::sum));
+        int statements = rowsPerTransaction.values().stream()
+                .mapToInt(SharedCommitsTest::statementsFor)
+                .sum();
+        assertThat(statements).isLessThan(20 / 2);
         assertThat(TestDatabases.column(db, "SELECT count(*) FROM row_statements"))
-                .containsExactly(String.valueOf(before + transactions.size()));
+                .containsExactly(String.valueOf(before + statements));
+    }
+
+    private static int statementsFor(int rows) {
+        int statements = 0;
+        for (int left = rows; left > 0; left -= RowWork.Statement.rowsPerStatement(left)) {
+            statements++;
+        }
+        return statements;
+    }
+
+    @Test
+    void aStatementsTextIsMadeForElevenRowCountsOnly() {
+        java.util.Set<Integer> sizes = new java.util.TreeSet<>();
+        for (int n = 1; n <= 200; n++) {
+            int total = 0;
+            for (int left = n; left > 0; ) {
+                int rows = RowWork.Statement.rowsPerStatement(left);
+                assertThat(rows).isBetween(1, Math.min(left, 64));
+                sizes.add(rows);
+                total += rows;
+                left -= rows;
+            }
+            assertThat(total).isEqualTo(n);
+            if (n <= 8) {
+                assertThat(statementsFor(n)).as("%d rows", n).isEqualTo(1);
+            }
+        }
+        assertThat(sizes).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 16, 32, 64);
+        assertThat(statementsFor(64)).isEqualTo(1);
+        assertThat(statementsFor(13)).isEqualTo(2); // 8 + 5
     }
 
     @Test
