@@ -39,14 +39,20 @@ final class SharedCommits implements AutoCloseable {
     private static final Object ALONE = new Object();
 
     /**
-     * Bounds a batch's wait for another transaction's row lock (the callers then wait alone). Set
-     * once on the writer's connection, which it keeps while works keep coming (it gives it back after
-     * a tenth of a second without any): a {@code SET LOCAL} per batch was one more round trip per
-     * commit, a sixth of the accept path's JVM time.
+     * The writer's connection settings, set once on the connection it keeps while works keep coming
+     * (it gives it back after a tenth of a second without any; a {@code SET LOCAL} per batch was one
+     * more round trip per commit, a sixth of the accept path's JVM time). A lock timeout bounds a
+     * batch's wait for another transaction's row lock (the callers then wait alone). And every work
+     * names its rows by key, so the planner is told to reach them through indexes: a batch's
+     * statement joins its {@code VALUES} rows to the tables, and a plan PostgreSQL kept from when a
+     * table was small read all of {@code provider_attempts} for every batch of settles as the table
+     * grew (the harness's drain, until statistics caught up).
      */
-    private static final String BATCH_LOCK_TIMEOUT = "SET lock_timeout = '1s'";
+    static final String WRITER_SETTINGS =
+            "SET lock_timeout = '1s'; SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off";
     /** Puts a writer's connection back as the pool lent it. */
-    private static final String POOL_LOCK_TIMEOUT = "RESET lock_timeout";
+    private static final String POOL_SETTINGS =
+            "RESET lock_timeout; RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin";
 
     /** One caller's work, its result once it ran in the batch, and the caller's wait. */
     private static final class Pending<T> {
@@ -195,7 +201,7 @@ final class SharedCommits implements AutoCloseable {
     private Connection borrow() throws SQLException {
         Connection connection = pool.getConnection();
         try (var statement = connection.createStatement()) {
-            statement.execute(BATCH_LOCK_TIMEOUT);
+            statement.execute(WRITER_SETTINGS);
             connection.setAutoCommit(false);
             return connection;
         } catch (SQLException | RuntimeException e) {
@@ -210,7 +216,7 @@ final class SharedCommits implements AutoCloseable {
             connection.rollback();
             connection.setAutoCommit(true);
             try (var statement = connection.createStatement()) {
-                statement.execute(POOL_LOCK_TIMEOUT);
+                statement.execute(POOL_SETTINGS);
             }
         } catch (SQLException | RuntimeException e) {
             // the pool finds a broken connection on its own; this writer borrows a new one next time
