@@ -217,7 +217,7 @@ public final class PgJobQueueStore implements JobQueueStore {
 
     @Override
     public boolean settle(Lease lease, Settlement settlement, String actor, Instant now) {
-        SettleSql.AfterMove<Boolean> verdict = (c, moved) -> {
+        RowWork.Written<Boolean> verdict = (c, moved) -> {
             if (moved && settlement.verdict().isPresent()) {
                 noteVerdict(c, lease, settlement, settlement.verdict().get(), actor, now);
             }
@@ -226,7 +226,7 @@ public final class PgJobQueueStore implements JobQueueStore {
         if (settlement.move() instanceof JobMove.Continue) {
             return db.inSharedTransaction(c -> {
                 SettleSql.recordOutcome(c, settlement, now);
-                return verdict.moved(c, transitions.apply(c, lease, settlement, actor, now));
+                return verdict.result(c, transitions.apply(c, lease, settlement, actor, now));
             });
         }
         return db.inSharedTransaction(SettleSql.settleAndEnd(lease, settlement, actor, now, verdict));

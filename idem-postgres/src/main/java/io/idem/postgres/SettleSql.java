@@ -109,7 +109,7 @@ final class SettleSql {
      * may write more beside it. Settles of many jobs that share a commit share the statement.
      */
     static <T> RowWork<T> settleAndEnd(
-            Lease lease, Settlement settlement, String actor, Instant now, AfterMove<T> then) {
+            Lease lease, Settlement settlement, String actor, Instant now, RowWork.Written<T> then) {
         JobTransitionsSql.End end = JobTransitionsSql.endOf(settlement);
         JobTransitions.check(JobState.RUNNING, end.to());
         List<StoredAsset> kept = switch (settlement.move()) {
@@ -142,13 +142,7 @@ final class SettleSql {
                     ps.setString(i++, col.provider());
                     return i;
                 },
-                (c, moved) -> then.moved(c, moved));
-    }
-
-    /** What follows a settle's move on the same connection, in the same transaction. */
-    @FunctionalInterface
-    interface AfterMove<T> {
-        T moved(Connection connection, boolean held) throws SQLException;
+                then);
     }
 
     /** Binds {@link #ASSET_ROWS} from parameter {@code from}; returns the next. */
