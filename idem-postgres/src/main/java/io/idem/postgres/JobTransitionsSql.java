@@ -20,31 +20,51 @@ import java.util.UUID;
  */
 final class JobTransitionsSql {
 
-    /**
-     * A fenced move and its event: the WITH item {@code moved}, then the event's insert as the
-     * statement itself, so the statement's row count is the move's (1, or 0 when the lease is gone).
-     * A settle's move is the same, for a batch of jobs at once ({@link SettleSql}).
-     */
-    static final String MOVE_TAIL = """
-            moved AS (
-                UPDATE jobs
-                   SET state = ?, result_provider = ?, result_attempt_id = ?,
-                       error_code = ?, error_message = ?, error_class = ?,
-                       review_reason = ?, review_since = ?,
-                       lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ?
-                 WHERE id = ? AND lease_token = ? AND result_attempt_id IS NULL
-                RETURNING id
-            )
-            INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
-            SELECT id, ?, 'running', ?, ?,
-                   jsonb_strip_nulls(jsonb_build_object(
-                       'attempt_id', ?::text, 'provider', ?::text, 'code', ?::text,
-                       'reason', ?::text, 'message', ?::text)),
-                   ?
-              FROM moved
-            """;
+    /** A move out of {@code running}: its columns, and their parameters as {@link #bindEnd} sets them. */
+    static final String END_INPUT = "job_id, lease_token, to_state, result_provider, result_attempt, job_error_code,"
+            + " job_error_message, job_error_class, review_reason, event_type, actor, trace_attempt, provider";
 
-    static final String MOVE = "WITH " + MOVE_TAIL;
+    static final String END_ROW =
+            "?::uuid, ?::uuid, ?::text, ?::text, ?::uuid, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text";
+
+    /**
+     * The fenced move of each job of {@code input AS i} (its {@link #END_INPUT} columns and {@code at}),
+     * by primary key and lease token; a settle adds what it returns.
+     */
+    static final String MOVED = """
+            UPDATE jobs
+               SET state = i.to_state, result_provider = i.result_provider, result_attempt_id = i.result_attempt,
+                   error_code = i.job_error_code, error_message = i.job_error_message,
+                   error_class = i.job_error_class, review_reason = i.review_reason,
+                   review_since = CASE WHEN i.review_reason IS NOT NULL THEN i.at END,
+                   lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = i.at
+              FROM input i
+             WHERE jobs.id = i.job_id AND jobs.lease_token = i.lease_token AND jobs.result_attempt_id IS NULL""";
+
+    /** The event of each move of {@code moved AS m}, joined to its {@code input} row on the given condition. */
+    static String movedEvents(String joinOn) {
+        return """
+                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
+                SELECT m.id, i.event_type, 'running', i.to_state, i.actor,
+                       jsonb_strip_nulls(jsonb_build_object(
+                           'attempt_id', i.trace_attempt, 'provider', i.provider, 'code', i.job_error_code,
+                           'reason', i.review_reason, 'message', i.job_error_message)),
+                       i.at
+                  FROM moved m JOIN input i ON %s""".formatted(joinOn);
+    }
+
+    /**
+     * A fenced move and its event, one job: the statement is the event's insert, so its row count is
+     * the move's (1, or 0 when the lease is gone). A settle's move is the same, for a batch of jobs at
+     * once ({@link SettleSql}).
+     */
+    static final String MOVE = """
+            WITH input (%s, at) AS (VALUES (%s, ?::timestamptz)),
+            moved AS (%s
+                RETURNING jobs.id
+            )
+            %s
+            """.formatted(END_INPUT, END_ROW, MOVED, movedEvents("i.job_id = m.id"));
 
     static final String NOTE_FAILOVER = """
             INSERT INTO job_events (job_id, type, actor, detail, at)
@@ -140,41 +160,32 @@ final class JobTransitionsSql {
     record End(JobState to, JobEventType type, Columns columns) {}
 
     private boolean move(Connection c, Lease lease, End end, String actor, Instant now) throws SQLException {
+        JobTransitions.check(JobState.RUNNING, end.to());
         try (PreparedStatement ps = c.prepareStatement(MOVE)) {
-            bindMove(ps, 1, lease, end, actor, now);
+            ps.setTimestamp(bindEnd(ps, 1, lease, end, actor), JobRows.timestamp(now));
             return UnexpectedRowCountException.oneRow(
                     ps.executeUpdate(), "move to " + end.to().wire(), lease.jobId());
         }
     }
 
-    /** Binds {@link #MOVE_TAIL} from parameter {@code from}. */
-    static void bindMove(PreparedStatement ps, int from, Lease lease, End end, String actor, Instant now)
-            throws SQLException {
-        JobTransitions.check(JobState.RUNNING, end.to());
+    /** Binds an {@link #END_ROW} from parameter {@code from}; returns the next parameter index. */
+    static int bindEnd(PreparedStatement ps, int from, Lease lease, End end, String actor) throws SQLException {
         Columns col = end.columns();
-        String provider = col.provider();
-        var ts = JobRows.timestamp(now);
         int i = from;
+        ps.setObject(i++, lease.jobId());
+        ps.setObject(i++, lease.token());
         ps.setString(i++, end.to().wire());
-        ps.setString(i++, col.resultAttempt() == null ? null : provider);
+        ps.setString(i++, col.resultAttempt() == null ? null : col.provider());
         ps.setObject(i++, col.resultAttempt());
         ps.setString(i++, col.errorCode());
         ps.setString(i++, col.errorMessage());
         ps.setString(i++, col.errorClass());
         ps.setString(i++, col.reviewReason());
-        ps.setTimestamp(i++, col.reviewReason() == null ? null : ts);
-        ps.setTimestamp(i++, ts);
-        ps.setObject(i++, lease.jobId());
-        ps.setObject(i++, lease.token());
         ps.setString(i++, end.type().wire());
-        ps.setString(i++, end.to().wire());
         ps.setString(i++, actor);
         ps.setString(i++, col.traceAttempt() == null ? null : col.traceAttempt().toString());
-        ps.setString(i++, provider);
-        ps.setString(i++, col.errorCode());
-        ps.setString(i++, col.reviewReason());
-        ps.setString(i++, col.errorMessage());
-        ps.setTimestamp(i, ts);
+        ps.setString(i++, col.provider());
+        return i;
     }
 
     private boolean noteFailover(Connection c, Lease lease, UUID attemptId, String actor, Instant now)

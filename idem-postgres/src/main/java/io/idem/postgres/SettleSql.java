@@ -52,12 +52,10 @@ final class SettleSql {
      * kept results, and the jobs' fenced moves with their events. It returns the attempt of each
      * move that held. Rows name their attempt and job by primary key.
      */
-    static final RowWork.Statement SETTLE_AND_END =
-            new RowWork.Statement("""
+    static final RowWork.Statement SETTLE_AND_END = new RowWork.Statement(
+            """
             WITH input (%s, asset_ids, asset_types, asset_bytes, asset_sha256, asset_locations,
-                        asset_contents, job_id, lease_token, to_state, result_provider, result_attempt,
-                        job_error_code, job_error_message, job_error_class, review_reason, event_type, actor,
-                        trace_attempt, provider) AS (VALUES %%s),
+                        asset_contents, %s) AS (VALUES %%s),
             outcome AS (%s
                 RETURNING a.id, a.job_id
             ), kept AS (
@@ -67,31 +65,19 @@ final class SettleSql {
                        unnest(i.asset_ids, i.asset_types, i.asset_bytes, i.asset_sha256, i.asset_locations,
                               i.asset_contents) AS k (id, mime_type, bytes, sha256, location, content)
                 ON CONFLICT (id) DO NOTHING
-            ), moved AS (
-                UPDATE jobs
-                   SET state = i.to_state, result_provider = i.result_provider, result_attempt_id = i.result_attempt,
-                       error_code = i.job_error_code, error_message = i.job_error_message,
-                       error_class = i.job_error_class, review_reason = i.review_reason,
-                       review_since = CASE WHEN i.review_reason IS NOT NULL THEN i.at END,
-                       lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = i.at
-                  FROM input i
-                 WHERE jobs.id = i.job_id AND jobs.lease_token = i.lease_token AND jobs.result_attempt_id IS NULL
+            ), moved AS (%s
                 RETURNING jobs.id, i.attempt_id
-            ), events AS (
-                INSERT INTO job_events (job_id, type, from_state, to_state, actor, detail, at)
-                SELECT m.id, i.event_type, 'running', i.to_state, i.actor,
-                       jsonb_strip_nulls(jsonb_build_object(
-                           'attempt_id', i.trace_attempt, 'provider', i.provider, 'code', i.job_error_code,
-                           'reason', i.review_reason, 'message', i.job_error_message)),
-                       i.at
-                  FROM moved m JOIN input i ON i.attempt_id = m.attempt_id
+            ), events AS (%s
             )
             SELECT attempt_id FROM moved
-            """.formatted(OUTCOME_INPUT, OUTCOME), "(" + OUTCOME_ROW + """
-            ,
-             ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[],
-             ?::uuid, ?::uuid, ?::text, ?::text, ?::uuid, ?::text, ?::text, ?::text, ?::text, ?::text, ?::text,
-             ?::text, ?::text)""");
+            """.formatted(
+                            OUTCOME_INPUT,
+                            JobTransitionsSql.END_INPUT,
+                            OUTCOME,
+                            JobTransitionsSql.MOVED,
+                            JobTransitionsSql.movedEvents("i.attempt_id = m.attempt_id")),
+            "(" + OUTCOME_ROW + ", ?::uuid[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bytea[], "
+                    + JobTransitionsSql.END_ROW + ")");
 
     private SettleSql() {}
 
@@ -120,28 +106,8 @@ final class SettleSql {
         return new RowWork<>(
                 SETTLE_AND_END,
                 settlement.attemptId(),
-                (c, ps, first) -> {
-                    int i = bindAssetRows(c, ps, bindOutcome(ps, first, settlement, now), kept);
-                    JobTransitionsSql.Columns col = end.columns();
-                    ps.setObject(i++, lease.jobId());
-                    ps.setObject(i++, lease.token());
-                    ps.setString(i++, end.to().wire());
-                    ps.setString(i++, col.resultAttempt() == null ? null : col.provider());
-                    ps.setObject(i++, col.resultAttempt());
-                    ps.setString(i++, col.errorCode());
-                    ps.setString(i++, col.errorMessage());
-                    ps.setString(i++, col.errorClass());
-                    ps.setString(i++, col.reviewReason());
-                    ps.setString(i++, end.type().wire());
-                    ps.setString(i++, actor);
-                    ps.setString(
-                            i++,
-                            col.traceAttempt() == null
-                                    ? null
-                                    : col.traceAttempt().toString());
-                    ps.setString(i++, col.provider());
-                    return i;
-                },
+                (c, ps, first) -> JobTransitionsSql.bindEnd(
+                        ps, bindAssetRows(c, ps, bindOutcome(ps, first, settlement, now), kept), lease, end, actor),
                 then);
     }
 
