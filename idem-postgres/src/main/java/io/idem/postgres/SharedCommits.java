@@ -42,17 +42,21 @@ final class SharedCommits implements AutoCloseable {
      * The writer's connection settings, set once on the connection it keeps while works keep coming
      * (it gives it back after a tenth of a second without any; a {@code SET LOCAL} per batch was one
      * more round trip per commit, a sixth of the accept path's JVM time). A lock timeout bounds a
-     * batch's wait for another transaction's row lock (the callers then wait alone). And every work
+     * batch's wait for another transaction's row lock (the callers then wait alone). Every work
      * names its rows by key, so the planner is told to reach them through indexes: a batch's
      * statement joins its {@code VALUES} rows to the tables, and a plan PostgreSQL kept from when a
      * table was small read all of {@code provider_attempts} for every batch of settles as the table
-     * grew (the harness's drain, until statistics caught up).
+     * grew (the harness's drain, until statistics caught up). That prices a sequential scan, where it
+     * is the only way (a trigger's look at a small table), at ten billion, far above {@code
+     * jit_above_cost}: a PostgreSQL built with LLVM then compiled the job-end trigger's check for
+     * about 100 ms on every settle (a drain of 15 jobs/s). So the writers run without JIT, which no
+     * statement of theirs, a handful of rows each, could gain from.
      */
-    static final String WRITER_SETTINGS =
-            "SET lock_timeout = '1s'; SET enable_seqscan = off; SET enable_hashjoin = off; SET enable_mergejoin = off";
+    static final String WRITER_SETTINGS = "SET lock_timeout = '1s'; SET enable_seqscan = off;"
+            + " SET enable_hashjoin = off; SET enable_mergejoin = off; SET jit = off";
     /** Puts a writer's connection back as the pool lent it. */
     private static final String POOL_SETTINGS =
-            "RESET lock_timeout; RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin";
+            "RESET lock_timeout; RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin; RESET jit";
 
     /** One caller's work, its result once it ran in the batch, and the caller's wait. */
     private static final class Pending<T> {

@@ -74,6 +74,30 @@ class SharedCommitsTest {
         });
     }
 
+    /**
+     * A writer reaches rows through indexes (its planner settings). PostgreSQL up to 17 prices a
+     * sequential scan it cannot avoid, such as a trigger's look at a table without an index, at ten
+     * billion then, far above its JIT threshold; where it has LLVM (Debian's, the official images)
+     * it compiled the job-end trigger's check on every settle, about 100 ms each. A writer's
+     * statements never go through the JIT. (PostgreSQL 18, the embedded one, counts disabled paths
+     * apart from their cost and has no LLVM here, so the setting is what can be seen.)
+     */
+    @Test
+    void aWritersStatementsNeverGoThroughPostgresJit() {
+        String writer = db.inSharedTransaction(SharedCommitsTest::jitSetting);
+        assertThat(writer).isEqualTo("off");
+        assertThat(db.withConnection(SharedCommitsTest::jitSetting))
+                .as("a pool connection, as the pool lends it")
+                .isEqualTo("on");
+    }
+
+    private static String jitSetting(java.sql.Connection c) throws java.sql.SQLException {
+        try (ResultSet rs = c.createStatement().executeQuery("SHOW jit")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     @Test
     void concurrentCallersShareCommitsAndEachReturnsOnlyOnceItsRowIsCommitted() throws Exception {
         long[] before = db.sharedCommitCounts();
