@@ -13,6 +13,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -52,11 +53,19 @@ final class SharedCommits implements AutoCloseable {
      * about 100 ms on every settle (a drain of 15 jobs/s). So the writers run without JIT, which no
      * statement of theirs, a handful of rows each, could gain from.
      */
-    static final String WRITER_SETTINGS = "SET lock_timeout = '1s'; SET enable_seqscan = off;"
-            + " SET enable_hashjoin = off; SET enable_mergejoin = off; SET jit = off";
-    /** Puts a writer's connection back as the pool lent it. */
+    private static final Map<String, String> WRITER_SETTING_VALUES = Map.of(
+            "lock_timeout", "'1s'",
+            "enable_seqscan", "off",
+            "enable_hashjoin", "off",
+            "enable_mergejoin", "off",
+            "jit", "off");
+
+    static final String WRITER_SETTINGS = WRITER_SETTING_VALUES.entrySet().stream()
+            .map(setting -> "SET " + setting.getKey() + " = " + setting.getValue())
+            .collect(Collectors.joining("; "));
+    /** Puts a writer's connection back as the pool lent it: every setting above reset. */
     private static final String POOL_SETTINGS =
-            "RESET lock_timeout; RESET enable_seqscan; RESET enable_hashjoin; RESET enable_mergejoin; RESET jit";
+            WRITER_SETTING_VALUES.keySet().stream().map(name -> "RESET " + name).collect(Collectors.joining("; "));
 
     /** One caller's work, its result once it ran in the batch, and the caller's wait. */
     private static final class Pending<T> {
