@@ -1,8 +1,8 @@
 package io.idem.providers.fake;
 
-import java.io.ByteArrayOutputStream;
+import io.idem.providers.http.wire.WireInput;
+import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The request line and headers of one HTTP/1.1 request, as read off the socket.
@@ -21,6 +22,8 @@ record RequestHead(String method, String path, Map<String, String> query, Map<St
 
     private static final int MAX_LINE = 8192;
     private static final int MAX_HEADERS = 100;
+    private static final Pattern METHOD = Pattern.compile("[A-Z]{1,16}");
+    private static final Pattern DIGITS = Pattern.compile("[0-9]{1,12}");
     /** The fake vendor takes small JSON bodies only. */
     static final long MAX_BODY = 1 << 20;
 
@@ -51,7 +54,7 @@ record RequestHead(String method, String path, Map<String, String> query, Map<St
         if (value == null) {
             return 0;
         }
-        if (!value.matches("[0-9]{1,12}")) {
+        if (!DIGITS.matcher(value).matches()) {
             throw new MalformedRequestException(400, "bad_content_length", "Content-Length is not a number");
         }
         long length = Long.parseLong(value);
@@ -62,7 +65,7 @@ record RequestHead(String method, String path, Map<String, String> query, Map<St
     }
 
     /** Reads the next request head, or {@code null} when the client closed between requests. */
-    static RequestHead read(InputStream in) throws IOException, MalformedRequestException {
+    static RequestHead read(WireInput in) throws IOException, MalformedRequestException {
         String requestLine = readLine(in);
         // RFC 9112 §2.2: ignore empty lines before the request line.
         while (requestLine != null && requestLine.isEmpty()) {
@@ -72,7 +75,9 @@ record RequestHead(String method, String path, Map<String, String> query, Map<St
             return null;
         }
         String[] parts = requestLine.split(" ", -1);
-        if (parts.length != 3 || !parts[2].startsWith("HTTP/1.") || !parts[0].matches("[A-Z]{1,16}")) {
+        if (parts.length != 3
+                || !parts[2].startsWith("HTTP/1.")
+                || !METHOD.matcher(parts[0]).matches()) {
             throw new MalformedRequestException(400, "bad_request_line", "not an HTTP/1.x request line");
         }
         Map<String, String> headers = readHeaders(in);
@@ -81,7 +86,7 @@ record RequestHead(String method, String path, Map<String, String> query, Map<St
                 parts[0], target.getRawPath(), query(target.getRawQuery()), headers, parts[2].equals("HTTP/1.1"));
     }
 
-    private static Map<String, String> readHeaders(InputStream in) throws IOException, MalformedRequestException {
+    private static Map<String, String> readHeaders(WireInput in) throws IOException, MalformedRequestException {
         Map<String, String> headers = new HashMap<>();
         for (int count = 0; ; count++) {
             String line = readLine(in);
@@ -136,24 +141,13 @@ record RequestHead(String method, String path, Map<String, String> query, Map<St
     }
 
     /** One line without its CR LF (a bare LF is accepted), or null on end of stream before any byte. */
-    private static String readLine(InputStream in) throws IOException, MalformedRequestException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        while (true) {
-            int b = in.read();
-            if (b < 0) {
-                if (line.size() == 0) {
-                    return null;
-                }
-                throw new IOException("client closed inside a line");
-            }
-            if (b == '\n') {
-                String text = line.toString(StandardCharsets.ISO_8859_1);
-                return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
-            }
-            if (line.size() >= MAX_LINE) {
-                throw new MalformedRequestException(431, "header_too_large", "a request line or header is too long");
-            }
-            line.write(b);
+    private static String readLine(WireInput in) throws IOException, MalformedRequestException {
+        try {
+            return in.readLine(MAX_LINE, "the request head");
+        } catch (EOFException e) {
+            return null;
+        } catch (WireInput.LineTooLongException e) {
+            throw new MalformedRequestException(431, "header_too_large", "a request line or header is too long");
         }
     }
 }

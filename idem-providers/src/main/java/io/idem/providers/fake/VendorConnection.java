@@ -1,7 +1,7 @@
 package io.idem.providers.fake;
 
 import io.idem.providers.fake.VendorBodies.ErrorBody;
-import java.io.BufferedInputStream;
+import io.idem.providers.http.wire.WireInput;
 import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -40,7 +40,7 @@ final class VendorConnection implements Runnable {
         try (socket) {
             socket.setSoTimeout((int) IDLE.toMillis());
             socket.setTcpNoDelay(true);
-            InputStream in = new BufferedInputStream(socket.getInputStream());
+            WireInput in = new WireInput(socket.getInputStream(), 8192);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream());
             boolean open = true;
             while (open) {
@@ -54,7 +54,7 @@ final class VendorConnection implements Runnable {
     }
 
     /** Serves one request; true if the connection stays open for the next. */
-    private boolean serveOne(InputStream in, OutputStream out) throws IOException, InterruptedException {
+    private boolean serveOne(WireInput in, OutputStream out) throws IOException, InterruptedException {
         RequestHead head;
         try {
             head = RequestHead.read(in);

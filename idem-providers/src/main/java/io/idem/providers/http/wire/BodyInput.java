@@ -17,14 +17,14 @@ final class BodyInput extends InputStream {
         UNTIL_CLOSE
     }
 
-    private final InputStream in;
+    private final WireInput in;
     private final Framing framing;
     /** Bytes left in the body (FIXED) or in the current chunk (CHUNKED). */
     private long left;
 
     private boolean ended;
 
-    private BodyInput(InputStream in, Framing framing, long left) {
+    private BodyInput(WireInput in, Framing framing, long left) {
         this.in = in;
         this.framing = framing;
         this.left = left;
@@ -32,7 +32,7 @@ final class BodyInput extends InputStream {
     }
 
     /** The body that follows {@code head} on {@code in}; {@code bodiless}: a HEAD request's answer. */
-    static BodyInput of(ResponseHead head, InputStream in, boolean bodiless) throws IOException {
+    static BodyInput of(ResponseHead head, WireInput in, boolean bodiless) throws IOException {
         int status = head.status();
         if (bodiless || status == 204 || status == 304 || status / 100 == 1) {
             return new BodyInput(in, Framing.FIXED, 0);
@@ -155,7 +155,7 @@ final class BodyInput extends InputStream {
 
     private String line() throws IOException {
         try {
-            return Lines.read(in, 4096, "the chunk framing");
+            return in.readLine(4096, "the chunk framing");
         } catch (java.io.EOFException e) {
             throw new ProtocolException("connection closed inside the chunk framing");
         }

@@ -1,9 +1,7 @@
 package io.idem.providers.http.wire;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -147,17 +145,6 @@ final class Connection implements AutoCloseable {
      */
     boolean hasUnreadBytes() {
         return in.buffered() > 0;
-    }
-
-    /** A buffered input stream that tells how much it holds without asking the socket. */
-    static final class WireInput extends BufferedInputStream {
-        WireInput(InputStream in, int size) {
-            super(in, size);
-        }
-
-        int buffered() {
-            return count - pos;
-        }
     }
 
     boolean isClosed() {

@@ -2,7 +2,6 @@ package io.idem.providers.http.wire;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ProtocolException;
 import java.net.http.HttpClient;
 import java.net.http.HttpHeaders;
@@ -29,8 +28,8 @@ record ResponseHead(int status, HttpClient.Version version, HttpHeaders headers,
      * Reads one head. {@link EOFException} when the connection ended before its first byte, so a
      * caller can tell "nothing came back" from a broken answer.
      */
-    static ResponseHead read(InputStream in) throws IOException {
-        String statusLine = Lines.read(in, MAX_LINE, "any answer");
+    static ResponseHead read(WireInput in) throws IOException {
+        String statusLine = in.readLine(MAX_LINE, "any answer");
         if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ') {
             throw new ProtocolException("not an HTTP/1.x status line: " + printable(statusLine));
         }
@@ -89,9 +88,9 @@ record ResponseHead(int status, HttpClient.Version version, HttpHeaders headers,
     }
 
     /** A header line: the connection ending here is never "no answer at all". */
-    private static String line(InputStream in) throws IOException {
+    private static String line(WireInput in) throws IOException {
         try {
-            return Lines.read(in, MAX_LINE, "the response head");
+            return in.readLine(MAX_LINE, "the response head");
         } catch (EOFException e) {
             throw new ProtocolException("connection closed inside the response head");
         }
