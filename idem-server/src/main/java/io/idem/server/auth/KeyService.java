@@ -15,31 +15,60 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 /**
  * Issues and checks API keys. Secrets are {@code idem_} + 32 random base64url characters, stored
  * only as SHA-256 hashes; a short in-memory cache keeps the hot path off the database (a
- * revocation on another node takes effect within {@link #CACHE_FOR}). Thread-safe.
+ * revocation on another node takes effect within {@link #CACHE_FOR}). A key in use is looked up
+ * again in the background shortly before its entry ends, so requests do not wait for the database
+ * every few seconds; requests that do need a look-up for one secret at the same time share it.
+ * Thread-safe.
  */
 public final class KeyService {
     static final Duration CACHE_FOR = Duration.ofSeconds(5);
+    /** An entry this close to its end is looked up again in the background by the next request. */
+    static final Duration REFRESH_BEFORE = Duration.ofSeconds(1);
+
     private static final Pattern OWNER = Pattern.compile("[A-Za-z0-9._@-]{1,64}");
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ApiKeys keys;
     private final InstantSource clock;
+    private final LongSupplier nanoTime;
+    private final Executor background;
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    /** Look-ups in flight, by digest: requests with the same secret share one. */
+    private final Map<String, CompletableFuture<Optional<ApiKey>>> lookups = new ConcurrentHashMap<>();
+    /** Bumped before the cache is cleared: a look-up that began before that never fills it. */
+    private final AtomicLong generation = new AtomicLong();
 
+    /** A look-up's answer, good until {@code until} ({@code System.nanoTime()}, from when the look-up began). */
     private record Cached(Optional<ApiKey> key, long until) {}
 
     /** A new key and its secret, which is shown once and never again. */
     public record Issued(ApiKey key, String secret) {}
 
     public KeyService(ApiKeys keys, InstantSource clock) {
+        this(
+                keys,
+                clock,
+                System::nanoTime,
+                run -> Thread.ofVirtual().name("idem-key-lookup").start(run));
+    }
+
+    /** @param background runs the look-ups that requests do not wait for */
+    KeyService(ApiKeys keys, InstantSource clock, LongSupplier nanoTime, Executor background) {
         this.keys = keys;
         this.clock = clock;
+        this.nanoTime = nanoTime;
+        this.background = background;
     }
 
     public static boolean validOwner(String owner) {
@@ -81,18 +110,70 @@ public final class KeyService {
         if (secret == null || secret.isEmpty() || secret.length() > 512) {
             return Optional.empty();
         }
-        String digest = HexFormat.of().formatHex(hash(secret));
-        long now = System.nanoTime();
+        byte[] hash = hash(secret);
+        String digest = HexFormat.of().formatHex(hash);
         Cached cached = cache.get(digest);
-        if (cached != null && cached.until() - now > 0) {
-            return cached.key();
+        if (cached != null) {
+            long left = cached.until() - nanoTime.getAsLong();
+            if (left > 0) {
+                if (left <= REFRESH_BEFORE.toNanos()) {
+                    lookUp(digest, hash, false); // this request goes on with the answer it has
+                }
+                return cached.key();
+            }
         }
-        Optional<ApiKey> found = keys.findActive(hash(secret));
-        if (cache.size() > 10_000) {
-            cache.clear();
+        try {
+            return lookUp(digest, hash, true).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
         }
-        cache.put(digest, new Cached(found, now + CACHE_FOR.toNanos()));
-        return found;
+    }
+
+    /**
+     * The look-up of one secret, shared with any already in flight; a new one runs on this thread
+     * when {@code here}, else in the background. Its answer fills the cache unless the
+     * cache was cleared (an update or a revocation) after it began.
+     */
+    private CompletableFuture<Optional<ApiKey>> lookUp(String digest, byte[] hash, boolean here) {
+        CompletableFuture<Optional<ApiKey>> mine = new CompletableFuture<>();
+        CompletableFuture<Optional<ApiKey>> running = lookups.putIfAbsent(digest, mine);
+        if (running != null) {
+            return running;
+        }
+        Runnable run = () -> {
+            try {
+                long began = nanoTime.getAsLong();
+                long seen = generation.get();
+                Optional<ApiKey> found = keys.findActive(hash);
+                if (cache.size() > 10_000) {
+                    cache.clear();
+                }
+                Cached entry = new Cached(found, began + CACHE_FOR.toNanos());
+                cache.put(digest, entry);
+                if (generation.get() != seen) {
+                    cache.remove(digest, entry); // cleared meanwhile: this answer may predate the change
+                }
+                mine.complete(found);
+            } catch (RuntimeException | Error e) {
+                mine.completeExceptionally(e);
+            } finally {
+                lookups.remove(digest, mine);
+            }
+        };
+        if (here) {
+            run.run();
+        } else {
+            background.execute(run);
+        }
+        return mine;
+    }
+
+    private void forgetCachedKeys() {
+        generation.incrementAndGet();
+        cache.clear();
     }
 
     public List<ApiKey> list() {
@@ -101,13 +182,13 @@ public final class KeyService {
 
     public Optional<ApiKey> update(UUID id, ApiKeys.Attributes attributes) {
         Optional<ApiKey> updated = keys.update(id, attributes);
-        cache.clear();
+        forgetCachedKeys();
         return updated;
     }
 
     public boolean revoke(UUID id) {
         boolean revoked = keys.revoke(id, clock.instant());
-        cache.clear();
+        forgetCachedKeys();
         return revoked;
     }
 
