@@ -1,10 +1,12 @@
 package io.idem.providers.http.wire;
 
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ProtocolException;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * An HTTP/1.1 connection's buffered input, for the client's connections and the fake vendor's. One
@@ -50,7 +52,7 @@ public final class WireInput extends InputStream {
 
     @Override
     public int read(byte[] into, int offset, int length) throws IOException {
-        java.util.Objects.checkFromIndexSize(offset, length, into.length);
+        Objects.checkFromIndexSize(offset, length, into.length);
         if (length == 0) {
             return 0;
         }
@@ -85,11 +87,10 @@ public final class WireInput extends InputStream {
      * past {@code max}.
      */
     public String readLine(int max, String where) throws IOException {
-        byte[] spill = null; // the line's start, when it runs past the buffer
-        int spilled = 0;
+        ByteArrayOutputStream spill = null; // the line's start, when it runs past the buffer
         while (true) {
             if (position == count && !fill()) {
-                if (spilled == 0) {
+                if (spill == null) {
                     throw new EOFException("connection closed before " + where);
                 }
                 throw new ProtocolException("connection closed inside " + where);
@@ -100,27 +101,22 @@ public final class WireInput extends InputStream {
                 end++;
             }
             int taken = end - start;
-            if (spilled + taken > max) {
+            if ((spill == null ? 0 : spill.size()) + taken > max) {
                 throw new LineTooLongException(where + " line longer than " + max + " bytes");
             }
-            if (end < count) {
-                position = end + 1;
-                if (spill == null) {
-                    return line(buffer, start, taken);
-                }
-                spill = grow(spill, spilled + taken);
-                System.arraycopy(buffer, start, spill, spilled, taken);
-                return line(spill, 0, spilled + taken);
+            position = end < count ? end + 1 : count;
+            if (end < count && spill == null) {
+                return line(buffer, start, taken);
             }
-            spill = grow(spill == null ? new byte[Math.max(64, taken)] : spill, spilled + taken);
-            System.arraycopy(buffer, start, spill, spilled, taken);
-            spilled += taken;
-            position = count;
+            if (spill == null) {
+                spill = new ByteArrayOutputStream(Math.max(64, 2 * taken));
+            }
+            spill.write(buffer, start, taken);
+            if (end < count) {
+                byte[] whole = spill.toByteArray();
+                return line(whole, 0, whole.length);
+            }
         }
-    }
-
-    private static byte[] grow(byte[] bytes, int needed) {
-        return bytes.length >= needed ? bytes : java.util.Arrays.copyOf(bytes, Math.max(needed, bytes.length * 2));
     }
 
     private static String line(byte[] bytes, int start, int length) {
