@@ -82,7 +82,7 @@ public final class PgJobIntake implements JobIntake {
             RETURNING job_id""";
 
     /** Jobs and their events, one row each (the rows' text goes where the {@code %%s} is). */
-    private static final RowWork.Statement ACCEPT = new RowWork.Statement(
+    private static final RowWork.Statement ACCEPT = RowWork.Statement.answeredByReads(
             """
             WITH input (%s) AS (VALUES %%s),
             job AS (%s)
@@ -94,7 +94,7 @@ public final class PgJobIntake implements JobIntake {
      * enough to be taken over (expired, or accepted before the claim's {@code countsFrom}). Two rows
      * with one key in one statement make it fail, and their batch runs each caller alone.
      */
-    private static final RowWork.Statement ACCEPT_WITH_KEY = new RowWork.Statement(
+    private static final RowWork.Statement ACCEPT_WITH_KEY = RowWork.Statement.answeredByReads(
             """
             WITH input (digest, request_hash, expires_at, request_id, counts_from, %s) AS (VALUES %%s),
             key AS (

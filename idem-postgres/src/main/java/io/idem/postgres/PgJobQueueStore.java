@@ -127,7 +127,7 @@ public final class PgJobQueueStore implements JobQueueStore {
      * holds the lease it names. The lease is looked up for each row on its own (a lateral query with
      * a limit is never turned into a join), by the job's primary key whatever the statistics say.
      */
-    static final RowWork.Statement WRITE_AHEAD = new RowWork.Statement(
+    static final RowWork.Statement WRITE_AHEAD = RowWork.Statement.answeredByReads(
             """
             INSERT INTO provider_attempts (id, job_id, provider, model, round, status, billable, cost_usd,
                                            expected_cost_usd, started_at)

@@ -18,8 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * checks, triggers and index predicates once for all of them instead of once each (about two
  * fifths of its CPU per accepted job in a batch of eight). Each work learns whether its own row
  * was written (the statement returns the ids of the rows it wrote), and may then ask more on the
- * same connection, in the same transaction (why its key was taken, say). Alone, it is the same
- * statement with one row.
+ * same connection, in the same transaction (why its key was taken, say), unless its statement is
+ * {@linkplain Statement#answeredByReads() answered by reads}. Alone, it is the same statement with
+ * one row.
  *
  * @param statement the statement, the same object for every work that may share it
  * @param row the id this work's row is returned by when it is written
@@ -34,7 +35,11 @@ record RowWork<T>(Statement statement, UUID row, Binder binder, Written<T> writt
         int bind(Connection connection, PreparedStatement statement, int first) throws SQLException;
     }
 
-    /** One work's result from whether its row was written; it may query {@code connection} further. */
+    /**
+     * One work's result from whether its row was written; it may query {@code connection} further,
+     * in the statement's transaction, or after its commit where the statement is {@linkplain
+     * Statement#answeredByReads() answered by reads}.
+     */
     @FunctionalInterface
     interface Written<T> {
         T result(Connection connection, boolean written) throws SQLException;
@@ -53,20 +58,42 @@ record RowWork<T>(Statement statement, UUID row, Binder binder, Written<T> writt
     static final class Statement {
         private final String template;
         private final String row;
+        private final boolean answeredByReads;
         private final int parameters;
         private final ConcurrentHashMap<Integer, String> texts = new ConcurrentHashMap<>();
 
         /**
+         * A statement whose works' answers may write more in its transaction.
+         *
          * @param template the statement, with {@code %s} where the rows go (after {@code VALUES})
          * @param row one row of parameters with their types, e.g. {@code (?::uuid, ?::text)}
          */
         Statement(String template, String row) {
+            this(template, row, false);
+        }
+
+        /**
+         * A statement whose works' answers ({@link Written}) only read, so they may run after its
+         * commit: a batch of its rows that one statement writes can then commit in auto-commit, in
+         * the statement's own round trip ({@link SharedCommits}).
+         */
+        static Statement answeredByReads(String template, String row) {
+            return new Statement(template, row, true);
+        }
+
+        private Statement(String template, String row, boolean answeredByReads) {
             this.template = template;
             this.row = row;
+            this.answeredByReads = answeredByReads;
             this.parameters = (int) row.chars().filter(ch -> ch == '?').count();
             if (parameters == 0 || !template.contains("%s")) {
                 throw new IllegalArgumentException("a row statement needs parameters and a place for its rows");
             }
+        }
+
+        /** Whether its works' answers only read, and so may come after the commit. */
+        boolean answeredByReads() {
+            return answeredByReads;
         }
 
         /** Parameters per row. */

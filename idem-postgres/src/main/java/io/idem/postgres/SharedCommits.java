@@ -210,12 +210,15 @@ final class SharedCommits implements AutoCloseable {
         return held;
     }
 
-    /** A pool connection for this writer to keep: in a transaction, with the batch's lock timeout. */
+    /**
+     * A pool connection for this writer to keep, with the writers' settings. It stays in auto-commit
+     * between batches: a batch of one statement commits with it, the others open a transaction.
+     */
     private Connection borrow() throws SQLException {
         Connection connection = pool.getConnection();
         try (var statement = connection.createStatement()) {
+            connection.setAutoCommit(true);
             statement.execute(WRITER_SETTINGS);
-            connection.setAutoCommit(false);
             return connection;
         } catch (SQLException | RuntimeException e) {
             connection.close();
@@ -226,8 +229,10 @@ final class SharedCommits implements AutoCloseable {
     /** Returns a writer's connection to the pool as it was lent; a broken one the pool drops. */
     private static void giveBack(Connection connection) {
         try (connection) {
-            connection.rollback();
-            connection.setAutoCommit(true);
+            if (!connection.getAutoCommit()) {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
             try (var statement = connection.createStatement()) {
                 statement.execute(POOL_SETTINGS);
             }
@@ -238,9 +243,14 @@ final class SharedCommits implements AutoCloseable {
 
     /** Runs and commits one batch on {@code connection}; false when the connection must be given back. */
     private boolean commit(Connection connection, List<Pending<?>> batch) {
+        RowWork.Statement statement = oneStatement(batch);
+        if (statement != null) {
+            return commitOneStatement(connection, statement, batch);
+        }
         boolean worksRan = false;
         try {
             try {
+                connection.setAutoCommit(false);
                 runAll(connection, batch);
                 worksRan = true;
                 connection.commit();
@@ -263,7 +273,69 @@ final class SharedCommits implements AutoCloseable {
         commits.incrementAndGet();
         works.addAndGet(batch.size());
         batch.forEach(Pending::committed);
-        return true;
+        try {
+            connection.setAutoCommit(true); // no transaction is open: nothing is sent
+            return true;
+        } catch (SQLException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The statement that writes every row of {@code batch} at once, if there is one: every work is
+     * a row of one {@link RowWork.Statement} that is {@linkplain RowWork.Statement#answeredByReads()
+     * answered by reads}, and their number takes one statement, not several.
+     */
+    private static RowWork.Statement oneStatement(List<Pending<?>> batch) {
+        if (!(batch.getFirst().work instanceof RowWork<?> first)
+                || !first.statement().answeredByReads()
+                || RowWork.Statement.rowsPerStatement(batch.size()) != batch.size()) {
+            return null;
+        }
+        for (Pending<?> pending : batch) {
+            if (!(pending.work instanceof RowWork<?> row) || row.statement() != first.statement()) {
+                return null;
+            }
+        }
+        return first.statement();
+    }
+
+    /**
+     * Commits a batch whose rows one statement writes, in auto-commit: PostgreSQL commits the
+     * statement before it answers, so the batch costs one round trip, not a second for its {@code
+     * COMMIT}. If the statement fails, nothing of it was written and every caller runs its work
+     * alone, as after any rollback. Once it answered, every row it wrote is durable: each caller
+     * then learns whether its own was written, and the reads its answer makes run on their own,
+     * after that commit. A work that fails there fails alone; the others' rows stay written.
+     */
+    private boolean commitOneStatement(Connection connection, RowWork.Statement statement, List<Pending<?>> batch) {
+        Set<UUID> wrote;
+        List<RowWork<?>> rows = new ArrayList<>(batch.size());
+        for (Pending<?> pending : batch) {
+            rows.add((RowWork<?>) pending.work);
+        }
+        try {
+            wrote = statement.write(connection, rows);
+        } catch (SQLException | RuntimeException e) {
+            batch.forEach(Pending::runAlone);
+            return false;
+        }
+        commits.incrementAndGet();
+        works.addAndGet(batch.size());
+        boolean connectionFine = true;
+        for (int i = 0; i < batch.size(); i++) {
+            Pending<?> pending = batch.get(i);
+            try {
+                pending.written(connection, wrote.contains(rows.get(i).row()));
+                pending.committed();
+            } catch (SQLException e) {
+                pending.failed(new UnableToQueryException(e));
+                connectionFine = false;
+            } catch (RuntimeException e) {
+                pending.failed(e);
+            }
+        }
+        return connectionFine;
     }
 
     /**

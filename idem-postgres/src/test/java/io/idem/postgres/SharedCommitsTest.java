@@ -158,6 +158,11 @@ class SharedCommitsTest {
 
     /** Queues {@code works} behind both writers, so that they share one batch, and runs them. */
     private static <T> List<CompletableFuture<T>> inOneBatch(List<Supplier<T>> works) throws InterruptedException {
+        return inOneBatch(db, works);
+    }
+
+    /** {@link #inOneBatch(List)} on {@code db}'s writers. */
+    static <T> List<CompletableFuture<T>> inOneBatch(Database db, List<Supplier<T>> works) throws InterruptedException {
         CountDownLatch hold = new CountDownLatch(1);
         try (var callers = Executors.newVirtualThreadPerTaskExecutor()) {
             var blockers = IntStream.range(0, 2)
