@@ -303,8 +303,10 @@ final class SharedCommits implements AutoCloseable {
     /**
      * Commits a batch whose rows one statement writes, in auto-commit: PostgreSQL commits the
      * statement before it answers, so the batch costs one round trip, not a second for its {@code
-     * COMMIT}. If the statement fails, nothing of it was written and every caller runs its work
-     * alone, as after any rollback. Once it answered, every row it wrote is durable: each caller
+     * COMMIT}. If PostgreSQL refuses the statement, nothing of it was written and every caller runs
+     * its work alone, as after any rollback; if the connection breaks before the answer, the
+     * statement may have committed, and every caller fails, as when a {@code COMMIT} goes
+     * unanswered. Once it answered, every row it wrote is durable: each caller
      * then learns whether its own was written, and the reads its answer makes run on their own,
      * after that commit. A work that fails there fails alone; the others' rows stay written.
      */
@@ -316,8 +318,18 @@ final class SharedCommits implements AutoCloseable {
         }
         try {
             wrote = statement.write(connection, rows);
-        } catch (SQLException | RuntimeException e) {
-            batch.forEach(Pending::runAlone);
+        } catch (SQLException e) {
+            if (answerLost(e)) {
+                // the statement may have committed: a caller that ran its work again could write
+                // twice, so each fails, as when a batch's COMMIT is not answered
+                UnableToQueryException failure = new UnableToQueryException(e);
+                batch.forEach(p -> p.failed(failure));
+            } else {
+                batch.forEach(Pending::runAlone); // PostgreSQL refused it: nothing was written
+            }
+            return false;
+        } catch (RuntimeException e) {
+            batch.forEach(Pending::runAlone); // a binder failed before anything was sent
             return false;
         }
         commits.incrementAndGet();
@@ -336,6 +348,14 @@ final class SharedCommits implements AutoCloseable {
             }
         }
         return connectionFine;
+    }
+
+    /**
+     * Whether the connection broke without PostgreSQL's answer ({@code 08}: connection exception):
+     * then nobody knows whether an auto-commit statement committed.
+     */
+    private static boolean answerLost(SQLException e) {
+        return e.getSQLState() == null || e.getSQLState().startsWith("08");
     }
 
     /**

@@ -32,6 +32,7 @@ class SharedCommitsOneStatementTest {
     private static HikariDataSource pool;
     private static Database db;
     private static final AtomicInteger commitCalls = new AtomicInteger();
+    private static final AtomicInteger answersToLose = new AtomicInteger();
 
     private static final String TEMPLATE = """
             INSERT INTO %s (n, id, tx) SELECT n, id, tx FROM (VALUES %%s) AS r (n, id, tx)
@@ -40,6 +41,8 @@ class SharedCommitsOneStatementTest {
     private static final String ROW = "(?::integer, ?::uuid, ?::bigint)";
     private static final RowWork.Statement READ_ANSWERED =
             RowWork.Statement.answeredByReads(TEMPLATE.formatted("read_rows"), ROW);
+    private static final RowWork.Statement LOST_ANSWERS =
+            RowWork.Statement.answeredByReads(TEMPLATE.formatted("lost_rows"), ROW);
     private static final RowWork.Statement PLAIN = new RowWork.Statement(TEMPLATE.formatted("plain_rows"), ROW);
 
     @BeforeAll
@@ -51,6 +54,7 @@ class SharedCommitsOneStatementTest {
         db.withConnection(c -> c.createStatement().execute("""
                 CREATE TABLE read_rows (n int PRIMARY KEY, id uuid NOT NULL, tx bigint NOT NULL CHECK (tx >= 0));
                 CREATE TABLE plain_rows (n int PRIMARY KEY, id uuid NOT NULL, tx bigint NOT NULL CHECK (tx >= 0));
+                CREATE TABLE lost_rows (n int PRIMARY KEY, id uuid NOT NULL, tx bigint NOT NULL CHECK (tx >= 0));
                 """));
     }
 
@@ -60,7 +64,12 @@ class SharedCommitsOneStatementTest {
         pool.close();
     }
 
-    /** The pool, with every connection it lends counting its {@code commit()} calls. */
+    /**
+     * The pool, with every connection it lends counting its {@code commit()} calls, and losing the
+     * answers of the next {@link #answersToLose} statements on {@code lost_rows}: the statement runs
+     * (and, in auto-commit, commits), then the caller hears that the connection broke, as when the
+     * network drops the answer.
+     */
     private static DataSource countingCommits(DataSource real) {
         return (DataSource) Proxy.newProxyInstance(
                 DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class}, (proxy, method, args) -> {
@@ -74,8 +83,24 @@ class SharedCommitsOneStatementTest {
                                 if (m.getName().equals("commit")) {
                                     commitCalls.incrementAndGet();
                                 }
-                                return invoke(connection, m, a);
+                                Object answer = invoke(connection, m, a);
+                                if (m.getName().equals("prepareStatement") && ((String) a[0]).contains("lost_rows")) {
+                                    return losingAnswers((PreparedStatement) answer);
+                                }
+                                return answer;
                             });
+                });
+    }
+
+    private static PreparedStatement losingAnswers(PreparedStatement real) {
+        return (PreparedStatement) Proxy.newProxyInstance(
+                PreparedStatement.class.getClassLoader(), new Class<?>[] {PreparedStatement.class}, (p, m, a) -> {
+                    Object answer = invoke(real, m, a);
+                    if (m.getName().equals("executeQuery") && answersToLose.getAndDecrement() > 0) {
+                        ((ResultSet) answer).close();
+                        throw new SQLException("An I/O error occurred while sending to the backend.", "08006");
+                    }
+                    return answer;
                 });
     }
 
@@ -189,5 +214,18 @@ class SharedCommitsOneStatementTest {
         }
         // the statement had committed every row, the failing caller's too, before the answers
         assertThat(count("read_rows", 400, 8)).isEqualTo(8);
+    }
+
+    @Test
+    void whenTheStatementsAnswerIsLostEveryCallerFailsAndNoneWritesAgain() {
+        // the statement committed, but the writer cannot know: a caller that ran its work again
+        // would write a second time (a second write-ahead, a second job), so each fails instead
+        answersToLose.set(1);
+        assertThatThrownBy(() -> row(LOST_ANSWERS, 600, 1, false))
+                .isInstanceOf(UnableToQueryException.class)
+                .hasRootCauseMessage("An I/O error occurred while sending to the backend.");
+        assertThat(count("lost_rows", 600, 1))
+                .as("written once, by the shared statement")
+                .isEqualTo(1);
     }
 }
