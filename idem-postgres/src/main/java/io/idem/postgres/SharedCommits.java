@@ -81,11 +81,11 @@ final class SharedCommits implements AutoCloseable {
             result = work.run(connection);
         }
 
-        /** Its row shared a statement with others' rows, and was or was not written. */
-        void written(Connection connection, boolean written) throws SQLException {
+        /** Its row shared a statement with others' rows, which wrote the rows {@code wrote} names. */
+        void written(Connection connection, Set<UUID> wrote) throws SQLException {
             @SuppressWarnings("unchecked") // only a RowWork's pending is told
             RowWork<T> row = (RowWork<T>) work;
-            result = row.written().result(connection, written);
+            result = row.written().result(connection, wrote.contains(row.row()));
         }
 
         /** The batch committed: the caller gets what its work returned. */
@@ -312,12 +312,8 @@ final class SharedCommits implements AutoCloseable {
      */
     private boolean commitOneStatement(Connection connection, RowWork.Statement statement, List<Pending<?>> batch) {
         Set<UUID> wrote;
-        List<RowWork<?>> rows = new ArrayList<>(batch.size());
-        for (Pending<?> pending : batch) {
-            rows.add((RowWork<?>) pending.work);
-        }
         try {
-            wrote = statement.write(connection, rows);
+            wrote = statement.write(connection, rowWorks(batch));
         } catch (SQLException e) {
             if (answerLost(e)) {
                 // the statement may have committed: a caller that ran its work again could write
@@ -335,10 +331,9 @@ final class SharedCommits implements AutoCloseable {
         commits.incrementAndGet();
         works.addAndGet(batch.size());
         boolean connectionFine = true;
-        for (int i = 0; i < batch.size(); i++) {
-            Pending<?> pending = batch.get(i);
+        for (Pending<?> pending : batch) {
             try {
-                pending.written(connection, wrote.contains(rows.get(i).row()));
+                pending.written(connection, wrote);
                 pending.committed();
             } catch (SQLException e) {
                 pending.failed(new UnableToQueryException(e));
@@ -379,14 +374,19 @@ final class SharedCommits implements AutoCloseable {
 
     private static void writeTogether(Connection connection, RowWork.Statement statement, List<Pending<?>> group)
             throws SQLException {
-        List<RowWork<?>> works = new ArrayList<>(group.size());
+        Set<UUID> wrote = statement.write(connection, rowWorks(group));
         for (Pending<?> pending : group) {
+            pending.written(connection, wrote);
+        }
+    }
+
+    /** The row works of {@code pendings}, each of which holds one. */
+    private static List<RowWork<?>> rowWorks(List<Pending<?>> pendings) {
+        List<RowWork<?>> works = new ArrayList<>(pendings.size());
+        for (Pending<?> pending : pendings) {
             works.add((RowWork<?>) pending.work);
         }
-        Set<UUID> wrote = statement.write(connection, works);
-        for (int i = 0; i < group.size(); i++) {
-            group.get(i).written(connection, wrote.contains(works.get(i).row()));
-        }
+        return works;
     }
 
     @Override
